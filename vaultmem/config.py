@@ -1,0 +1,136 @@
+"""Vault discovery and settings: Obsidian's own files plus .vaultmem/config.toml."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import process
+
+from .errors import ConfigError, VaultNotFound
+
+DEFAULT_FOLDERS: dict[str, str] = {
+    "person": "People",
+    "project": "Projects",
+    "decision": "Decisions",
+    "lesson": "Lessons",
+    "agent": "Agents",
+    "kpi": "KPIs",
+    "fact": "Facts",
+    "learning": "Learnings",
+}
+ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
+TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder"}
+
+
+@dataclass
+class Config:
+    """Everything vaultmem needs to know about one vault's settings."""
+
+    root: Path
+    config_dir: str = ".obsidian"
+    ignore_filters: list[str] = field(default_factory=list)
+    attachment_folder: str = ""
+    new_link_format: str = "shortest"
+    daily_folder: str = ""
+    daily_format: str = "YYYY-MM-DD"
+    templates_folder: str | None = None
+    context_folder: str = "_vaultmem/context"
+    folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
+
+    def fingerprint(self) -> str:
+        """A string that changes whenever a setting that affects parsing changes."""
+        parts = [self.config_dir, self.daily_folder, self.daily_format, str(self.templates_folder)]
+        parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
+        return "\x1f".join(parts)
+
+
+def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | None = None) -> Path:
+    """The vault root: ``explicit``, else $VAULTMEM_VAULT, else the nearest marked parent."""
+    chosen = explicit or os.environ.get("VAULTMEM_VAULT")
+    if chosen:
+        path = Path(chosen).expanduser()
+        if not path.is_dir():
+            raise VaultNotFound(f"vault folder {path} does not exist; pass --vault PATH")
+        return path.resolve()
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".obsidian").is_dir() or (folder / ".vaultmem").is_dir():
+            return folder
+    raise VaultNotFound(
+        f"no vault found at or above {here} (no .obsidian/ or .vaultmem/ folder); "
+        "pass --vault PATH or set VAULTMEM_VAULT"
+    )
+
+
+def load_config(root: Path) -> Config:
+    """Read the vault's Obsidian settings and vaultmem config into a :class:`Config`."""
+    config = Config(root=root, config_dir=_config_dir(root))
+    app = _read_json(root / config.config_dir / "app.json")
+    config.ignore_filters = [str(f) for f in app.get("userIgnoreFilters") or [] if f]
+    config.attachment_folder = _folder(app.get("attachmentFolderPath"))
+    config.new_link_format = str(app.get("newLinkFormat") or "shortest")
+    daily = _read_json(root / config.config_dir / "daily-notes.json")
+    config.daily_folder = _folder(daily.get("folder"))
+    config.daily_format = str(daily.get("format") or "YYYY-MM-DD")
+    templates = _read_json(root / config.config_dir / "templates.json")
+    config.templates_folder = _folder(templates.get("folder")) or None
+    _apply_toml(config, root / ".vaultmem" / "config.toml")
+    return config
+
+
+def _config_dir(root: Path) -> str:
+    """Obsidian's config folder: ``.obsidian`` unless the user renamed it (it keeps a dot)."""
+    if (root / ".obsidian").is_dir():
+        return ".obsidian"
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        if entry.name.startswith(".") and (entry / "app.json").is_file():
+            return entry.name
+    return ".obsidian"
+
+
+def _folder(value: Any) -> str:
+    """A settings folder value as a vault-relative POSIX path without slashes around it."""
+    text = str(value or "").strip().strip("/")
+    return "" if text in ("", ".", "./") else text.removeprefix("./")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    """A JSON settings file as a dict; a missing file is empty, a broken one an error."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot read settings ({exc}); fix or delete the file") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a JSON object; fix or delete the file")
+    return data
+
+
+def _apply_toml(config: Config, path: Path) -> None:
+    """Overlay ``.vaultmem/config.toml`` on the Obsidian settings."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: {exc}; fix the TOML syntax") from exc
+    for key in data:
+        if key not in TOML_KEYS:
+            guess = process.extractOne(key, sorted(TOML_KEYS))
+            hint = f"; did you mean {guess[0]!r}?" if guess and guess[1] > 60 else ""
+            raise ConfigError(f"{path}: unknown setting {key!r}{hint}")
+    folders = data.get("folders", {})
+    if not isinstance(folders, dict):
+        raise ConfigError(f"{path}: [folders] must be a table of type = \"Folder\"")
+    config.folders.update({str(k): _folder(v) for k, v in folders.items()})
+    for key in ("daily_folder", "templates_folder", "context_folder"):
+        if key in data:
+            setattr(config, key, _folder(data[key]))
+    if "daily_format" in data:
+        config.daily_format = str(data["daily_format"])

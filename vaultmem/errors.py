@@ -1,0 +1,31 @@
+"""Errors raised by vaultmem; the CLI turns them into messages and exit codes."""
+
+from __future__ import annotations
+
+
+class VaultmemError(Exception):
+    """Base class of every error vaultmem raises on purpose."""
+
+    exit_code = 1
+
+
+class UsageError(VaultmemError):
+    """The command was called wrongly (bad option value, missing vault)."""
+
+    exit_code = 2
+
+
+class VaultNotFound(UsageError):
+    """No vault folder could be found or the given one does not exist."""
+
+
+class ConfigError(UsageError):
+    """A settings file (.obsidian/*.json, .vaultmem/config.toml) cannot be used."""
+
+
+class NoteNotFound(VaultmemError):
+    """No note matches the given id, name or path."""
+
+
+class InvalidTitle(VaultmemError):
+    """A title cannot become a file name in an Obsidian vault."""

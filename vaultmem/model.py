@@ -1,0 +1,134 @@
+"""Plain data classes for parsed notes; no I/O here."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Link:
+    """One link as written in a note, and where it resolves to.
+
+    ``kind`` is ``body`` (wikilink), ``markdown`` (``[t](x.md)``), ``property`` (frontmatter) or
+    ``field`` (inside a Dataview inline field); ``key`` is the property or field key.
+    ``resolved`` is a note id, an attachment path, or None; the resolver fills it in.
+    """
+
+    raw: str
+    target: str
+    subpath: str = ""
+    alias: str | None = None
+    embed: bool = False
+    line: int = 0
+    kind: str = "body"
+    key: str | None = None
+    size: str | None = None
+    resolved: str | None = None
+    ambiguous: bool = False
+
+
+@dataclass(slots=True)
+class Tag:
+    """A tag as written (without ``#``) and its file line."""
+
+    name: str
+    line: int
+
+
+@dataclass(slots=True)
+class Field:
+    """A Dataview inline field (``key:: value``); ``key`` is the sanitised key."""
+
+    key: str
+    raw_key: str
+    value: str
+    line: int
+
+
+@dataclass(slots=True)
+class Heading:
+    """A Markdown heading."""
+
+    text: str
+    level: int
+    line: int
+
+
+@dataclass(slots=True)
+class BlockId:
+    """A block id (``^id``) that ``[[Note#^id]]`` can point at."""
+
+    id: str
+    line: int
+
+
+@dataclass(slots=True)
+class Task:
+    """A task list item; ``state`` is the character between the brackets."""
+
+    state: str
+    text: str
+    line: int
+
+
+@dataclass(slots=True)
+class Problem:
+    """Something wrong with one file: what, where, and how to fix it."""
+
+    path: str
+    kind: str
+    message: str
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class Note:
+    """A parsed Markdown note. ``id`` is the vault path without ``.md``."""
+
+    id: str
+    path: str
+    title: str
+    type: str = "note"
+    date: str | None = None
+    frontmatter: Json = field(default_factory=dict)
+    aliases: list[str] = field(default_factory=list)
+    tags: list[Tag] = field(default_factory=list)
+    fields: list[Field] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    block_ids: list[BlockId] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    generated: bool = False
+    mtime_ns: int = 0
+    size: int = 0
+
+    def to_dict(self) -> Json:
+        """The note as JSON-ready data (the ``show --json`` shape)."""
+        data = asdict(self)
+        for key in ("mtime_ns", "size", "generated"):
+            data.pop(key)
+        return data
+
+    def tag_names(self) -> list[str]:
+        """Unique lower-case tag names, sorted (tags compare case-insensitively)."""
+        return sorted({tag.name.lower() for tag in self.tags})
+
+
+@dataclass(slots=True)
+class Finding:
+    """Something a check found: kind, the notes and line involved, and how to fix it."""
+
+    id: str
+    kind: str
+    notes: list[str]
+    message: str
+    suggestion: str = ""
+    line: int | None = None
+
+    def to_dict(self) -> Json:
+        """JSON-ready data."""
+        return asdict(self)

@@ -1,0 +1,159 @@
+"""Frontmatter: find it, load it with python-frontmatter, normalise values, pull out links."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from ..model import Json, Link, Problem, Tag
+from .syntax import split_wikilink
+
+HANDLER = YAMLHandler()
+PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}|<%.*?%>")
+LIST_KEYS = {"tags": ("tags", "tag"), "aliases": ("aliases", "alias")}
+
+
+@dataclass
+class Frontmatter:
+    """What a note's frontmatter holds, and where its body starts (0-based line)."""
+
+    data: Json = field(default_factory=dict)
+    body_line: int = 0
+    tags: list[Tag] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def split(text: str) -> tuple[list[str] | None, int]:
+    """The frontmatter lines (without the ``---`` fences) and the 0-based body start line."""
+    if not text.startswith("---"):
+        return None, 0
+    lines = text.split("\n", 1)
+    if lines[0].rstrip() != "---":
+        return None, 0
+    rest = lines[1].split("\n") if len(lines) > 1 else []
+    for index, line in enumerate(rest):
+        if line.rstrip() == "---":
+            return rest[:index], index + 2
+    return None, 0
+
+
+def normalise(value: Any) -> Any:
+    """YAML values as JSON-ready data: dates to ISO strings, keys to strings.
+
+    >>> normalise({"date": dt.date(2026, 8, 20), 1: [dt.datetime(2026, 1, 2, 3, 4)]})
+    {'date': '2026-08-20', '1': ['2026-01-02T03:04:00']}
+    """
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): normalise(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [normalise(v) for v in value]
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value
+
+
+def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
+    """Parse the frontmatter of ``text``; problems are recorded, never raised."""
+    lines, body_line = split(text)
+    result = Frontmatter(body_line=body_line)
+    if lines is None:
+        return result
+    try:
+        loaded = HANDLER.load("\n".join(lines))
+    except yaml.YAMLError as exc:
+        result.problems.append(_yaml_problem(path, exc))
+        return result
+    if loaded is not None and not isinstance(loaded, dict):
+        result.problems.append(Problem(path, "frontmatter", "frontmatter is not a list of "
+                                       "properties (key: value); fix it in Obsidian", 2))
+        return result
+    result.data = normalise(loaded or {})
+    result.tags = _tags(result.data, lines)
+    result.aliases = _strings(result.data, LIST_KEYS["aliases"])
+    result.links = _links(result.data, lines)
+    if check_placeholders:
+        result.problems += _placeholders(path, lines)
+    return result
+
+
+def _yaml_problem(path: str, exc: yaml.YAMLError) -> Problem:
+    """A problem for unparseable YAML, at the file line where the parser gave up."""
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 2 if mark is not None else None
+    what = str(getattr(exc, "problem", None) or exc).strip()
+    message = f"invalid YAML frontmatter: {what}; fix the properties (quote values with : or #)"
+    return Problem(path, "frontmatter", message, line)
+
+
+def _placeholders(path: str, lines: list[str]) -> list[Problem]:
+    """Template placeholders left in a note outside the templates folder."""
+    return [
+        Problem(path, "placeholder", f"template placeholder {m.group(0)!r} in properties; "
+                "fill it in or move the note to the templates folder", index + 2)
+        for index, line in enumerate(lines)
+        if (m := PLACEHOLDER.search(line))
+    ]
+
+
+def key_line(lines: list[str], key: str) -> int:
+    """The file line of top-level ``key:`` (2 when not found: the first property line)."""
+    for index, line in enumerate(lines):
+        stripped = line.lstrip("\"'")
+        if not line[:1].isspace() and stripped.startswith(key) and \
+                stripped[len(key):].lstrip("\"' ").startswith(":"):
+            return index + 2
+    return 2
+
+
+def _strings(data: Json, keys: tuple[str, ...]) -> list[str]:
+    """Values of the first present key among ``keys`` as a list of strings."""
+    for key in keys:
+        if key in data and data[key] is not None:
+            value = data[key]
+            items = value if isinstance(value, list) else str(value).split(",")
+            return [str(item).strip() for item in items if str(item).strip()]
+    return []
+
+
+def _tags(data: Json, lines: list[str]) -> list[Tag]:
+    """Frontmatter tags (``tags``/``tag``, list or comma/space separated), ``#`` dropped."""
+    key = next((k for k in LIST_KEYS["tags"] if k in data), "tags")
+    line = key_line(lines, key)
+    names = [part for item in _strings(data, LIST_KEYS["tags"]) for part in item.split()]
+    return [Tag(name.lstrip("#"), line) for name in names if name.lstrip("#")]
+
+
+def _link_from(value: Any) -> tuple[str, str] | None:
+    """(raw, inner) when ``value`` is a string holding exactly one wikilink."""
+    if not isinstance(value, str):
+        return None
+    raw = value.strip()
+    inner = raw[2:-2]
+    if raw.startswith("[[") and raw.endswith("]]") and inner and "]]" not in inner:
+        return raw, inner
+    return None
+
+
+def _links(data: Json, lines: list[str]) -> list[Link]:
+    """Property links: values (or list items) that are exactly one ``[[wikilink]]``."""
+    links: list[Link] = []
+    for key, value in data.items():
+        start = key_line(lines, key)
+        for item in value if isinstance(value, list) else [value]:
+            found = _link_from(item)
+            if found is None:
+                continue
+            raw, inner = found
+            target, subpath, alias, _ = split_wikilink(inner, False)
+            line = next((i + 2 for i in range(start - 2, len(lines)) if raw in lines[i]), start)
+            links.append(Link(raw, target, subpath, alias, False, line, "property", key))
+    return links

@@ -1,0 +1,126 @@
+"""Turn one Markdown file's bytes into a :class:`~vaultmem.model.Note`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+from markdown_it.token import Token
+
+from ..config import Config
+from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
+from . import frontmatter
+from .syntax import make_parser, split_wikilink
+from .types import daily_of, in_folder, note_type
+
+MAX_BYTES = 8 * 1024 * 1024
+TASK = re.compile(r"\[(.)\][ \t]+(.*)", re.DOTALL)
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+DRAWING = re.compile(r"^#{1,2} Drawing\s*$", re.MULTILINE)
+PARSER = make_parser()
+
+
+def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
+    """Bytes to text; binary or oversized files give no text, bad UTF-8 is replaced."""
+    if len(data) > MAX_BYTES:
+        return None, [Problem(path, "too-large", f"{len(data)} bytes is over the "
+                              f"{MAX_BYTES}-byte limit; split the note", None)]
+    if b"\x00" in data:
+        return None, [Problem(path, "binary", "binary data in a .md file; not indexed", None)]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        message = "not valid UTF-8; bad bytes shown as U+FFFD; re-save the file as UTF-8"
+        return data.decode("utf-8", "replace"), [Problem(path, "encoding", message, line)]
+
+
+def parse_note(path: str, data: bytes, config: Config) -> Note:
+    """Parse a note at vault path ``path`` (with ``.md``) from its bytes."""
+    note_id = path[:-3]
+    note = Note(id=note_id, path=path, title=note_id.rsplit("/", 1)[-1], size=len(data))
+    text, note.problems = decode(path, data)
+    if text is None:
+        note.type = note_type(note_id, path, None, config)
+        return note
+    text = text.removeprefix("\ufeff")
+    in_templates = config.templates_folder is not None and in_folder(path, config.templates_folder)
+    meta = frontmatter.parse(path, text, check_placeholders=not in_templates)
+    note.frontmatter, note.aliases, note.tags = meta.data, meta.aliases, meta.tags
+    note.links, note.problems = list(meta.links), note.problems + meta.problems
+    note.generated = meta.data.get("generated_by") == "vaultmem"
+    note.date = daily_of(note_id, config)
+    declared = meta.data.get("type") or ("daily" if note.date else None)
+    note.type = note_type(note_id, path, declared, config)
+    body = text.split("\n", meta.body_line)[-1] if meta.body_line else text
+    if "excalidraw-plugin" in meta.data:
+        body = DRAWING.split(body, 1)[0]
+    _read_body(note, body, meta.body_line)
+    return note
+
+
+def _read_body(note: Note, body: str, offset: int) -> None:
+    """Collect headings, tasks, links, tags, fields and block ids from the body tokens."""
+    tokens = PARSER.parse(body)
+    for index, token in enumerate(tokens):
+        if token.type != "inline" or token.map is None:
+            continue
+        line = token.map[0] + offset + 1
+        opener = tokens[index - 1]
+        if opener.type == "heading_open":
+            note.headings.append(Heading(token.content.strip(), int(opener.tag[1:]), line))
+        elif opener.type == "paragraph_open" and tokens[index - 2].type == "list_item_open":
+            _task(note, token.content, line)
+        _read_inline(note, token.children or [], line)
+
+
+def _task(note: Note, content: str, line: int) -> None:
+    """Record a task list item (``- [ ] text``)."""
+    match = TASK.match(content)
+    if match:
+        note.tasks.append(Task(match.group(1), match.group(2).split("\n", 1)[0].strip(), line))
+
+
+def _read_inline(note: Note, children: list[Token], line: int) -> None:
+    """Turn this plugin's inline tokens into links, tags, fields and block ids."""
+    field_key, field_end = None, -1
+    for token in _flatten(children):
+        meta = token.meta or {}
+        at = line + meta.get("offset", 0)
+        kind = token.type
+        if kind == "field":
+            note.fields.append(Field(meta["key"], meta["raw_key"], meta["value"], at))
+            field_key, field_end = meta["key"], meta["end"]
+        elif kind == "wikilink":
+            target, subpath, alias, size = split_wikilink(meta["inner"], meta["embed"])
+            in_field = field_key if meta["pos"] < field_end else None
+            note.links.append(Link(token.content, target, subpath, alias, meta["embed"], at,
+                                   "field" if in_field else "body", in_field, size))
+        elif kind in ("link_open", "image"):
+            _markdown_link(note, token, at)
+        elif kind == "tag":
+            note.tags.append(Tag(meta["name"], at))
+        elif kind == "block_id":
+            note.block_ids.append(BlockId(meta["id"], at))
+
+
+def _flatten(children: list[Token]) -> Iterator[Token]:
+    """Inline tokens in order, including those nested in images' alt text."""
+    for token in children:
+        yield token
+        if token.children:
+            yield from _flatten(token.children)
+
+
+def _markdown_link(note: Note, token: Token, line: int) -> None:
+    """A Markdown link or image to a file in the vault (URLs are not links)."""
+    href = str(token.attrGet("src") if token.type == "image" else token.attrGet("href") or "")
+    href = unquote(href)
+    if not href:
+        return
+    if SCHEME.match(href) and not re.match(r"[A-Za-z]:[\\/]", href):
+        return
+    path, hash_, subpath = href.partition("#")
+    note.links.append(Link(token.meta.get("raw", ""), path, hash_ + subpath if hash_ else "",
+                           None, token.type == "image", line, "markdown", None))

@@ -1,0 +1,110 @@
+"""Resolve link paths to notes and attachments exactly as Obsidian does.
+
+Order for a link path: the exact vault path; a path relative to the linking note's folder; then
+every file with that name (whose path ends with the link path): one in the linking note's own
+folder wins, else the shortest path (ties: alphabetical). More than one candidate = ambiguous.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+
+from ..model import Link
+
+
+class Resolver:
+    """Look-up tables over every note id and attachment path of a vault."""
+
+    def __init__(self, note_ids: Iterable[str], attachments: Iterable[str]) -> None:
+        self.notes = _Table(note_ids)
+        self.files = _Table(attachments)
+
+    def resolve(self, linkpath: str, source: str) -> tuple[str | None, bool]:
+        """(resolved id or attachment path, ambiguous) for ``linkpath`` written in ``source``.
+
+        >>> r = Resolver(["a/Note", "b/Note", "b/Src"], ["img/x.png"])
+        >>> r.resolve("note", "b/Src"), r.resolve("X.png", "b/Src"), r.resolve("", "b/Src")
+        (('b/Note', True), ('img/x.png', False), ('b/Src', False))
+        """
+        path = linkpath.strip().lstrip("/")
+        if not path:
+            return source, False
+        folder = posixpath.dirname(source)
+        stem = path[:-3] if path.lower().endswith(".md") else path
+        found = self.notes.find(stem, folder)
+        if found[0] is None:
+            found = self.files.find(path, folder)
+        if found[0] is None and stem != path:
+            found = self.files.find(stem, folder)
+        return found
+
+    def resolve_link(self, link: Link, source: str) -> None:
+        """Fill in ``link.resolved`` and ``link.ambiguous``."""
+        link.resolved, link.ambiguous = self.resolve(link.target, source)
+
+    def link_text(self, source: str, target: str, style: str = "shortest") -> str:
+        """The wikilink vaultmem writes in ``source`` for ``target`` (``newLinkFormat``).
+
+        >>> Resolver(["a/Note", "b/Note", "c/Solo"], []).link_text("c/Solo", "a/Note")
+        '[[a/Note]]'
+        """
+        table = self.notes if target in self.notes.exact else self.files
+        name = posixpath.basename(target)
+        if style == "absolute":
+            text = target
+        elif style == "relative":
+            text = posixpath.relpath(target, posixpath.dirname(source) or ".")
+        else:
+            unique = len(table.by_name.get(name.lower(), ())) <= 1
+            text = name if unique else target
+        return f"[[{text}]]"
+
+
+class _Table:
+    """Paths indexed by lower-case full path and by lower-case file name."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.exact: set[str] = set()
+        self.by_path: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(paths):
+            self.exact.add(path)
+            self.by_path[path.lower()].append(path)
+            self.by_name[posixpath.basename(path).lower()].append(path)
+
+    def find(self, path: str, folder: str) -> tuple[str | None, bool]:
+        """The best match for ``path`` seen from ``folder``, and whether it was ambiguous."""
+        if path in self.exact:
+            return path, False
+        if "/" in path:
+            joined = posixpath.normpath(posixpath.join(folder, path))
+            for candidate in (path, joined):
+                hits = self.by_path.get(candidate.lower())
+                if hits:
+                    return _prefer_case(hits, candidate), False
+            low = "/" + path.lower()
+            pool = [p for p in self.by_name.get(posixpath.basename(path).lower(), ())
+                    if p.lower().endswith(low)]
+        else:
+            pool = list(self.by_name.get(path.lower(), ()))
+        if not pool:
+            return None, False
+        return _choose(pool, path, folder), len(pool) > 1
+
+
+def _prefer_case(hits: list[str], wanted: str) -> str:
+    """Among case variants of one path, the one spelt exactly as written, else the first."""
+    return wanted if wanted in hits else hits[0]
+
+
+def _choose(pool: list[str], path: str, folder: str) -> str:
+    """Obsidian's pick among files with the same name."""
+    exact = [p for p in pool if p.lower() == path.lower()]
+    if exact:
+        return _prefer_case(exact, path)
+    local = [p for p in pool if posixpath.dirname(p).lower() == folder.lower()]
+    if local:
+        return local[0]
+    return min(pool, key=lambda p: (p.count("/"), len(p), p))

@@ -1,0 +1,298 @@
+"""markdown-it-py plugin for Obsidian syntax: wikilinks, embeds, tags, inline fields, block ids.
+
+The tokenizer, not a regex over raw text, decides what is code, math or a comment, so nothing in
+those places becomes a link. Every token this plugin emits carries ``meta["offset"]``: the number
+of newlines between the start of its inline block and the token, to turn into a file line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+from markdown_it import MarkdownIt
+from markdown_it.ruler import RuleOptionsType
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline, image, link
+
+FIELD_LINE = re.compile(r"[ \t]*(\*\*|__|\*|_)?([^\s:*_\[\]()`#>][^:\n\[\]()`]*?)\1?::(?=\s|$)")
+FIELD_BRACKET = re.compile(r"[\[(]([^\s:*_\[\]()`][^:\n\[\]()`]*?)::")
+BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)\s*$")
+SIZE = re.compile(r"\d+(x\d+)?")
+LINKS_ONLY = re.compile(r"(?:[ \t]*!?\[\[[^\]\n]+\]\])+")
+CLOSERS = {"[": "]", "(": ")"}
+
+
+def obsidian_plugin(md: MarkdownIt) -> None:
+    """Register the Obsidian inline and block rules on ``md``."""
+    md.inline.ruler.before("text", "inline_field", inline_field)
+    md.inline.ruler.before("link", "bracket_field", bracket_field)
+    md.inline.ruler.before("link", "wikilink", wikilink)
+    md.inline.ruler.before("link", "obsidian_tag", obsidian_tag)
+    md.inline.ruler.before("link", "block_id", block_id)
+    md.inline.ruler.before("link", "percent_comment", percent_comment)
+    md.inline.ruler.before("link", "math_inline", math_inline)
+    md.inline.ruler.before("link", "html_comment", html_comment)
+    md.inline.ruler.at("link", _with_offset(link))
+    md.inline.ruler.at("image", _with_offset(image))
+    alt: RuleOptionsType = {"alt": ["paragraph", "blockquote", "list"]}
+    md.block.ruler.before("table", "comment_block", comment_block, alt)
+    md.block.ruler.before("table", "math_block", math_block, alt)
+    md.block.ruler.at("html_block", html_comment_block, alt)
+
+
+def make_parser() -> MarkdownIt:
+    """A parser with only the rules vaultmem needs, plus the Obsidian plugin."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.disable(["emphasis", "entity", "autolink", "html_inline", "text_join"])
+    md.use(obsidian_plugin)
+    return md
+
+
+def _push(state: StateInline, kind: str, start: int, **meta: object) -> None:
+    """Emit a token of ``kind`` for the source starting at ``start``."""
+    token = state.push(kind, "", 0)
+    token.content = state.src[start : state.pos]
+    token.meta = {"offset": state.src.count("\n", 0, start), "pos": start, **meta}
+
+
+InlineRule = Callable[[StateInline, bool], bool]
+
+
+def _with_offset(rule: InlineRule) -> InlineRule:
+    """Wrap markdown-it's link/image rule so its tokens know their line and source text."""
+
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if not silent:
+            for token in state.tokens[count:]:
+                if token.type in ("link_open", "image"):
+                    token.meta = {"offset": state.src.count("\n", 0, start),
+                                  "raw": state.src[start : state.pos]}
+        return True
+
+    return wrapped
+
+
+def wikilink(state: StateInline, silent: bool) -> bool:
+    """``[[target#subpath|alias]]`` and ``![[embed|size]]``."""
+    pos, src = state.pos, state.src
+    embed = src.startswith("![[", pos)
+    if not embed and not src.startswith("[[", pos):
+        return False
+    begin = pos + (3 if embed else 2)
+    end = src.find("]]", begin)
+    if end <= begin or "\n" in src[begin:end] or "[[" in src[begin:end]:
+        return False
+    if not silent:
+        state.pos = end + 2
+        _push(state, "wikilink", pos, embed=embed, inner=src[begin:end])
+    state.pos = end + 2
+    return True
+
+
+def split_wikilink(inner: str, embed: bool) -> tuple[str, str, str | None, str | None]:
+    """Split the inside of a wikilink into (target, subpath, alias, size).
+
+    >>> split_wikilink("People/Bob#Role|Robert", False)
+    ('People/Bob', '#Role', 'Robert', None)
+    >>> split_wikilink("Diagram.png|300", True)
+    ('Diagram.png', '', None, '300')
+    """
+    target, bar, alias = inner.replace("\\|", "|").partition("|")
+    path, hash_, subpath = target.partition("#")
+    size = None
+    if bar and embed and SIZE.fullmatch(alias.strip()):
+        size, alias = alias.strip(), ""
+    return path.strip(), (hash_ + subpath).strip(), (alias if bar and alias else None), size
+
+
+def _tag_char(ch: str) -> bool:
+    """Letters, digits, ``_-/`` and non-punctuation Unicode may appear in a tag."""
+    if ch.isalnum() or ch in "_-/":
+        return True
+    return ord(ch) > 127 and unicodedata.category(ch)[0] not in "PZC"
+
+
+def obsidian_tag(state: StateInline, silent: bool) -> bool:
+    """``#tag`` and ``#nested/tag`` after whitespace or at the start; not ``#1984``."""
+    pos, src = state.pos, state.src
+    if src[pos] != "#" or (pos > 0 and not src[pos - 1].isspace()):
+        return False
+    end = pos + 1
+    while end < state.posMax and _tag_char(src[end]):
+        end += 1
+    name = src[pos + 1 : end]
+    if not name or name.replace("/", "").isdigit() or all(c in "/-_" for c in name):
+        return False
+    if not silent:
+        state.pos = end
+        _push(state, "tag", pos, name=name)
+    state.pos = end
+    return True
+
+
+def block_id(state: StateInline, silent: bool) -> bool:
+    """``^block-id`` at the very end of a block, after whitespace or alone."""
+    pos, src = state.pos, state.src
+    if src[pos] != "^" or (pos > 0 and not src[pos - 1].isspace()):
+        return False
+    match = BLOCK_ID.match(src, pos)
+    if not match:
+        return False
+    if not silent:
+        state.pos = match.end()
+        _push(state, "block_id", pos, id=match.group(1))
+    state.pos = match.end()
+    return True
+
+
+def _sanitize_key(raw: str) -> str:
+    """Dataview's canonical field key: lower-case, formatting removed, spaces to ``-``.
+
+    >>> _sanitize_key("Due Date")
+    'due-date'
+    """
+    kept = "".join(c for c in raw.strip().lower() if c.isalnum() or c in " -_")
+    return re.sub(r"\s+", "-", kept.strip())
+
+
+def inline_field(state: StateInline, silent: bool) -> bool:
+    """A field filling the rest of its line: ``key:: value``, or ``[[Entity]] key:: value``."""
+    pos, src = state.pos, state.src
+    line_start = src.rfind("\n", 0, pos) + 1
+    after_links = src[pos - 1 : pos] == "]" and LINKS_ONLY.fullmatch(src, line_start, pos)
+    if pos != line_start and not after_links:
+        return False
+    match = FIELD_LINE.match(src, pos)
+    if not match:
+        return False
+    if not silent:
+        line_end = src.find("\n", match.end())
+        line_end = line_end if line_end >= 0 else len(src)
+        value = src[match.end() : line_end]
+        state.pos = match.end()
+        raw_key = match.group(2).strip()
+        _push(state, "field", pos, key=_sanitize_key(raw_key), raw_key=raw_key,
+              value=value.strip(), end=line_end)
+    state.pos = match.end()
+    return True
+
+
+def _closing(src: str, start: int, opener: str) -> int:
+    """Index of the bracket closing ``src[start]`` on the same line, or -1."""
+    depth, closer = 0, CLOSERS[opener]
+    for index in range(start, len(src)):
+        char = src[index]
+        if char == "\n":
+            return -1
+        depth += (char == opener) - (char == closer)
+        if depth == 0:
+            return index
+    return -1
+
+
+def bracket_field(state: StateInline, silent: bool) -> bool:
+    """A Dataview field inside a sentence: ``[key:: value]`` or ``(key:: value)``."""
+    pos, src = state.pos, state.src
+    if src[pos] not in CLOSERS or src.startswith("[[", pos):
+        return False
+    match = FIELD_BRACKET.match(src, pos)
+    close = _closing(src, pos, src[pos]) if match else -1
+    if not match or close < 0:
+        return False
+    if not silent:
+        state.pos = match.end()
+        raw_key = match.group(1).strip()
+        value = src[match.end() : close].strip()
+        _push(state, "field", pos, key=_sanitize_key(raw_key), raw_key=raw_key, value=value,
+              end=close)
+    state.pos = match.end()  # the value is parsed on, so links in it are found
+    return True
+
+
+def _skip_to(state: StateInline, start: int, opener: str, closer: str) -> bool:
+    """Consume ``opener ... closer`` (or to the end when unclosed) as one hidden token."""
+    src = state.src
+    if not src.startswith(opener, start):
+        return False
+    close = src.find(closer, start + len(opener))
+    state.pos = len(src) if close < 0 else close + len(closer)
+    return True
+
+
+def percent_comment(state: StateInline, silent: bool) -> bool:
+    """Obsidian comments ``%%hidden%%``; an unclosed one hides the rest of the block."""
+    return _skip_to(state, state.pos, "%%", "%%")
+
+
+def html_comment(state: StateInline, silent: bool) -> bool:
+    """HTML comments ``<!-- hidden -->`` inside a paragraph."""
+    return _skip_to(state, state.pos, "<!--", "-->")
+
+
+def math_inline(state: StateInline, silent: bool) -> bool:
+    """``$inline math$`` and ``$$display math$$`` inside a paragraph."""
+    pos, src = state.pos, state.src
+    if src.startswith("$$", pos):
+        close = src.find("$$", pos + 2)
+        if close < 0:
+            return False
+        state.pos = close + 2
+        return True
+    if src[pos] != "$" or pos + 1 >= len(src) or src[pos + 1].isspace():
+        return False
+    close = pos + 1
+    while (close := src.find("$", close + 1)) >= 0:
+        if not src[close - 1].isspace() and not src[close + 1 : close + 2].isdigit():
+            state.pos = close + 1
+            return True
+    return False
+
+
+def _line(state: StateBlock, line: int) -> str:
+    """The text of ``line`` after its indentation."""
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _fenced_block(state: StateBlock, start: int, end: int, silent: bool, fence: tuple[str, str],
+                  kind: str) -> bool:
+    """A block from a line starting with ``fence[0]`` to the line holding ``fence[1]``."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    first = _line(state, start)
+    if not first.startswith(fence[0]):
+        return False
+    if fence[1] in first[len(fence[0]) :]:
+        last = start
+    else:
+        last = start + 1
+        while last < end and fence[1] not in _line(state, last):
+            last += 1
+    if silent:
+        return True
+    state.line = min(last + 1, end)
+    token = state.push(kind, "", 0)
+    token.map = [start, state.line]
+    return True
+
+
+def comment_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A ``%%`` comment over several lines; nothing inside is indexed."""
+    first = _line(state, start)
+    if first.startswith("%%") and "%%" in first[2:] and not first.rstrip().endswith("%%"):
+        return False  # `%% a %% text`: an inline comment in a paragraph
+    return _fenced_block(state, start, end, silent, ("%%", "%%"), "comment_block")
+
+
+def math_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A ``$$`` display-math block."""
+    return _fenced_block(state, start, end, silent, ("$$", "$$"), "math_block")
+
+
+def html_comment_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An HTML comment block; other HTML lines stay paragraphs so their links count."""
+    return _fenced_block(state, start, end, silent, ("<!--", "-->"), "html_comment")

@@ -1,0 +1,110 @@
+"""List a vault's files as Obsidian sees them: no dot folders, symlink loops reported."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..config import Config
+from ..model import Problem
+from .types import in_folder
+
+
+@dataclass(slots=True)
+class FileInfo:
+    """One file of the vault: vault path, stat identity, and its role."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    role: str = "source"  # source | template | excluded
+
+
+@dataclass
+class Listing:
+    """The Markdown notes and attachments of a vault, and files that could not be listed."""
+
+    notes: list[FileInfo] = field(default_factory=list)
+    attachments: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def list_vault(config: Config) -> Listing:
+    """Walk the vault (following symlinked folders once) and sort what is found."""
+    listing = Listing()
+    ignore = _ignore_matcher(config.ignore_filters)
+    seen: set[tuple[int, int]] = set()
+    stack = [""]
+    while stack:
+        folder = stack.pop()
+        for entry in _entries(config, folder, listing, seen):
+            path = f"{folder}/{entry.name}" if folder else entry.name
+            if _is_dir(entry):
+                stack.append(path)
+            elif path.lower().endswith(".md"):
+                info = _stat(entry, path, listing)
+                if info is not None:
+                    info.role = _role(path, config, ignore)
+                    listing.notes.append(info)
+            else:
+                listing.attachments.append(path)
+    listing.notes.sort(key=lambda info: info.path)
+    listing.attachments.sort()
+    return listing
+
+
+def _entries(config: Config, folder: str, listing: Listing,
+             seen: set[tuple[int, int]]) -> list[os.DirEntry[str]]:
+    """The non-hidden entries of ``folder``; a folder seen before is a symlink loop."""
+    full = os.path.join(config.root, folder)
+    try:
+        stat = os.stat(full)
+        if (stat.st_dev, stat.st_ino) in seen:
+            listing.problems.append(Problem(folder, "unreadable", "symlink loop: this folder "
+                                            "was already read through another path", None))
+            return []
+        seen.add((stat.st_dev, stat.st_ino))
+        with os.scandir(full) as scan:
+            return sorted((e for e in scan if not e.name.startswith(".")), key=lambda e: e.name)
+    except OSError as exc:
+        listing.problems.append(Problem(folder or ".", "unreadable", f"cannot list: {exc}", None))
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder (or a symlink to one); broken links are not folders."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _stat(entry: os.DirEntry[str], path: str, listing: Listing) -> FileInfo | None:
+    """Size and mtime of a note, or a problem when it cannot be read."""
+    try:
+        stat = entry.stat()
+    except OSError as exc:
+        listing.problems.append(Problem(path, "unreadable", f"cannot read: {exc}", None))
+        return None
+    return FileInfo(path, stat.st_mtime_ns, stat.st_size)
+
+
+def _ignore_matcher(filters: list[str]) -> re.Pattern[str] | None:
+    """One regex for Obsidian's excluded files: ``/re/`` entries search, others are prefixes."""
+    parts = []
+    for item in filters:
+        if len(item) > 1 and item.startswith("/") and item.endswith("/"):
+            parts.append(f"(?:.*?(?:{item[1:-1]}))")
+        else:
+            parts.append(re.escape(item.lstrip("/")))
+    return re.compile("|".join(parts)) if parts else None
+
+
+def _role(path: str, config: Config, ignore: re.Pattern[str] | None) -> str:
+    """``template``, ``excluded`` or ``source``."""
+    if config.templates_folder and in_folder(path, config.templates_folder):
+        return "template"
+    if ignore is not None and ignore.match(path):
+        return "excluded"
+    return "source"

@@ -1,0 +1,135 @@
+"""Summaries and text renderings of scans, notes, graphs and findings (no I/O, no click)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+
+from .lint import link_findings
+from .model import Finding, Json, Note
+from .vault import Vault
+
+
+def scan_summary(vault: Vault) -> Json:
+    """What ``vaultmem scan --json`` prints."""
+    notes = list(vault.notes.values())
+    links = [link for note in notes for link in note.links]
+    attachments = set(vault.index.attachments)
+    stats = vault.index.stats
+    problems = [p.__class__.__name__ and _problem(p) for p in vault.index.problems]
+    link_issues = [f.to_dict() for f in link_findings(vault)
+                   if f.kind in ("broken-link", "ambiguous-link")]
+    return {
+        "vault": str(vault.root),
+        "notes": len(notes),
+        "by_type": dict(sorted(Counter(note.type for note in notes).items())),
+        "links": {
+            "total": len(links),
+            "resolved": sum(link.resolved is not None for link in links),
+            "unresolved": sum(link.resolved is None for link in links),
+            "ambiguous": sum(link.ambiguous for link in links),
+            "embeds": sum(link.embed for link in links),
+            "attachments": sum(link.resolved in attachments for link in links),
+        },
+        "tags": {"distinct": len({t for n in notes for t in n.tag_names()}),
+                 "uses": sum(len(note.tags) for note in notes)},
+        "fields": sum(len(note.fields) for note in notes),
+        "attachments": len(attachments),
+        "skipped": dict(sorted(Counter(vault.index.other.values()).items())),
+        "cache": {"parsed": stats.parsed, "reused": stats.reused, "removed": stats.removed,
+                  "seconds": round(stats.seconds, 3)},
+        "problems": problems + link_issues,
+    }
+
+
+def _problem(problem: Any) -> Json:
+    """A file problem in the shape of a finding."""
+    return {"kind": problem.kind, "notes": [problem.path.removesuffix(".md")],
+            "line": problem.line, "message": f"{problem.path}: {problem.message}"}
+
+
+def scan_text(summary: Json) -> str:
+    """The readable form of :func:`scan_summary`."""
+    links, cache = summary["links"], summary["cache"]
+    types = ", ".join(f"{kind} {count}" for kind, count in summary["by_type"].items())
+    skipped = ", ".join(f"{kind} {count}" for kind, count in summary["skipped"].items())
+    lines = [
+        f"Vault   {summary['vault']}",
+        f"Notes   {summary['notes']} ({types})",
+        f"Skipped {skipped or 'none'}",
+        f"Links   {links['total']}: {links['resolved']} resolved, {links['unresolved']} "
+        f"unresolved, {links['ambiguous']} ambiguous, {links['embeds']} embeds, "
+        f"{links['attachments']} to attachments",
+        f"Tags    {summary['tags']['distinct']} distinct, {summary['tags']['uses']} uses",
+        f"Fields  {summary['fields']} inline fields; {summary['attachments']} attachments",
+        f"Cache   {cache['parsed']} parsed, {cache['reused']} reused, {cache['removed']} "
+        f"removed in {cache['seconds']:.2f} s",
+        f"Problems ({len(summary['problems'])})" + (":" if summary["problems"] else ""),
+    ]
+    lines += [f"  {p['kind']:<15} {p['message']}" for p in summary["problems"]]
+    return "\n".join(lines)
+
+
+def note_data(vault: Vault, note: Note) -> Json:
+    """What ``vaultmem show --json`` prints: the parsed note and its backlinks."""
+    data = note.to_dict()
+    data["backlinks"] = [{"id": source, "line": link.line, "raw": link.raw}
+                         for source, link in vault.backlinks(note.id)]
+    return data
+
+
+def note_text(data: Json) -> str:
+    """The readable form of :func:`note_data`."""
+    out = [f"{data['id']}  ({data['type']})  {data['path']}"]
+    if data["date"]:
+        out.append(f"Date: {data['date']}")
+    if data["aliases"]:
+        out.append("Aliases: " + ", ".join(data["aliases"]))
+    if data["tags"]:
+        out.append("Tags: " + " ".join(f"#{t['name']}" for t in data["tags"]))
+    if data["frontmatter"]:
+        out.append("Frontmatter:")
+        out += [f"  {k}: {json.dumps(v, ensure_ascii=False)}"
+                for k, v in data["frontmatter"].items()]
+    out += _section("Headings", [f"L{h['line']} {'#' * h['level']} {h['text']}"
+                                 for h in data["headings"]])
+    out += _section("Block ids", [f"L{b['line']} ^{b['id']}" for b in data["block_ids"]])
+    out += _section("Fields", [f"L{f['line']} {f['key']}:: {f['value']}" for f in data["fields"]])
+    out += _section("Tasks", [f"L{t['line']} [{t['state']}] {t['text']}" for t in data["tasks"]])
+    out += _section("Links", [f"L{link['line']} {link['raw']} -> "
+                              f"{link['resolved'] or '(unresolved)'}"
+                              + (" (ambiguous)" if link["ambiguous"] else "")
+                              for link in data["links"]])
+    out += _section("Backlinks", [f"{b['id']} L{b['line']} {b['raw']}" for b in data["backlinks"]])
+    out += _section("Problems", [f"L{p['line']} {p['kind']}: {p['message']}"
+                                 for p in data["problems"]])
+    return "\n".join(out)
+
+
+def _section(title: str, rows: list[str]) -> list[str]:
+    """A titled, indented list; nothing when empty."""
+    return [f"{title} ({len(rows)}):", *(f"  {row}" for row in rows)] if rows else []
+
+
+def findings_text(findings: list[Finding]) -> str:
+    """One line per finding, then its suggestion."""
+    if not findings:
+        return "No findings."
+    rows = []
+    for item in findings:
+        rows.append(f"{item.kind:<15} {item.message}")
+        if item.suggestion:
+            rows.append(f"{'':<15} -> {item.suggestion}")
+    rows.append(f"{len(findings)} finding(s).")
+    return "\n".join(rows)
+
+
+def graph_text(graph: nx.DiGraph) -> str:
+    """Nodes and edges, one per line, sorted."""
+    rows = [f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"]
+    for source, target, data in sorted(graph.edges(data=True)):
+        rows.append(f"{source} -> {target}  ({', '.join(data['kinds'])}; x{data['count']})")
+    return "\n".join(rows)

@@ -1,0 +1,100 @@
+"""The :class:`Vault`: one opened vault, its settings, its scanned index and its graph."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from pathlib import Path
+
+import networkx as nx
+from rapidfuzz import fuzz, process
+
+from .config import Config, find_vault, load_config
+from .errors import NoteNotFound
+from .graph import build_graph
+from .model import Link, Note
+from .read.cache import Cache
+from .read.scan import Index, Progress, scan
+
+
+class Vault:
+    """An Obsidian vault opened for reading; scanning happens once, on first use.
+
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "Bob.md").write_text("see [[Alice]]\\n")
+    >>> vault = Vault(root, use_cache=False)
+    >>> [link.target for link in vault.note("bob").links]
+    ['Alice']
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, config: Config | None = None,
+                 use_cache: bool = True, progress: Progress | None = None) -> None:
+        self.root = Path(root).resolve()
+        self.config = config or load_config(self.root)
+        self.use_cache = use_cache
+        self.progress = progress
+
+    @classmethod
+    def discover(cls, path: str | os.PathLike[str] | None = None, **options: object) -> Vault:
+        """Open the vault at ``path``, $VAULTMEM_VAULT, or the nearest marked parent folder."""
+        return cls(find_vault(path), **options)  # type: ignore[arg-type]
+
+    @functools.cached_property
+    def index(self) -> Index:
+        """Every note, parsed (from the cache where nothing changed) and resolved."""
+        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
+        return scan(self.config, cache, self.progress)
+
+    @functools.cached_property
+    def graph(self) -> nx.DiGraph:
+        """The link graph (see :func:`vaultmem.graph.build_graph`)."""
+        return build_graph(self.index.notes, self.index.other)
+
+    @property
+    def notes(self) -> dict[str, Note]:
+        """Source notes by id, sorted."""
+        return self.index.notes
+
+    def note(self, name: str) -> Note:
+        """A note by id (``People/Lucy Tan``), name (``Lucy Tan``) or path; else NoteNotFound."""
+        wanted = self._as_id(name)
+        if wanted in self.notes:
+            return self.notes[wanted]
+        found, _ = self.index.resolver.resolve(wanted, "")
+        if found in self.notes:
+            return self.notes[found]
+        return self._missing(name)
+
+    def _as_id(self, name: str) -> str:
+        """A note id from an id, a name, or a relative or absolute file path."""
+        text = name.strip().replace("\\", "/")
+        path = Path(text).expanduser()
+        if path.is_absolute():
+            with contextlib.suppress(ValueError):
+                text = path.resolve().relative_to(self.root).as_posix()
+        text = text.removeprefix("./")
+        return text[:-3] if text.lower().endswith(".md") else text
+
+    def _missing(self, name: str) -> Note:
+        """Raise NoteNotFound with the closest titles and aliases as suggestions."""
+        choices = {note.id: note.title for note in self.notes.values()}
+        for note in self.notes.values():
+            for alias in note.aliases:
+                choices.setdefault(f"{note.id}\x00{alias}", alias)
+        hits = process.extract(name, choices, scorer=fuzz.WRatio, limit=3, score_cutoff=60)
+        ids = sorted({key.split("\x00")[0] for _, _, key in hits},
+                     key=lambda i: [h[2].split("\x00")[0] for h in hits].index(i))
+        hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
+        raise NoteNotFound(f"no note named {name!r}{hint}")
+
+    def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
+        """(source id, link) for every link from another note to ``note_id``, in order."""
+        return [
+            (source.id, link)
+            for source in self.notes.values()
+            if source.id != note_id
+            for link in source.links
+            if link.resolved == note_id
+        ]
