@@ -70,7 +70,7 @@ def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
     try:
         loaded = HANDLER.load("\n".join(lines))
     except yaml.YAMLError as exc:
-        result.problems.append(_yaml_problem(path, exc))
+        result.problems.append(_yaml_problem(path, exc, len(lines)))
         return result
     if loaded is not None and not isinstance(loaded, dict):
         result.problems.append(Problem(path, "frontmatter", "frontmatter is not a list of "
@@ -85,10 +85,16 @@ def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
     return result
 
 
-def _yaml_problem(path: str, exc: yaml.YAMLError) -> Problem:
-    """A problem for unparseable YAML, at the file line where the parser gave up."""
+def _yaml_problem(path: str, exc: yaml.YAMLError, count: int) -> Problem:
+    """A problem for unparseable YAML, at the file line where the parser gave up.
+
+    When it gave up only at the end (an unclosed ``[``), the line where that construct began.
+    """
     mark = getattr(exc, "problem_mark", None)
-    line = mark.line + 2 if mark is not None else None
+    context = getattr(exc, "context_mark", None)
+    if mark is not None and mark.line >= count and context is not None:
+        mark = context
+    line = min(mark.line, count) + 2 if mark is not None else None
     what = str(getattr(exc, "problem", None) or exc).strip()
     message = f"invalid YAML frontmatter: {what}; fix the properties (quote values with : or #)"
     return Problem(path, "frontmatter", message, line)
@@ -105,12 +111,14 @@ def _placeholders(path: str, lines: list[str]) -> list[Problem]:
 
 
 def key_line(lines: list[str], key: str) -> int:
-    """The file line of top-level ``key:`` (2 when not found: the first property line)."""
-    for index, line in enumerate(lines):
-        stripped = line.lstrip("\"'")
-        if not line[:1].isspace() and stripped.startswith(key) and \
-                stripped[len(key):].lstrip("\"' ").startswith(":"):
-            return index + 2
+    """The file line of property ``key`` (YAML or JSON; unindented first), else 2."""
+    for indented in (False, True):
+        for index, line in enumerate(lines):
+            if line[:1].isspace() and not indented:
+                continue
+            text = line.strip().lstrip("\"'")
+            if text.startswith(key) and text[len(key) :].lstrip("\"' ").startswith(":"):
+                return index + 2
     return 2
 
 

@@ -76,8 +76,6 @@ class _Table:
 
     def find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """The best match for ``path`` seen from ``folder``, and whether it was ambiguous."""
-        if path in self.exact:
-            return path, False
         if "/" in path:
             joined = posixpath.normpath(posixpath.join(folder, path))
             for candidate in (path, joined):

@@ -18,7 +18,9 @@ from markdown_it.rules_inline import StateInline, image, link
 
 FIELD_LINE = re.compile(r"[ \t]*(\*\*|__|\*|_)?([^\s:*_\[\]()`#>][^:\n\[\]()`]*?)\1?::(?=\s|$)")
 FIELD_BRACKET = re.compile(r"[\[(]([^\s:*_\[\]()`][^:\n\[\]()`]*?)::")
-BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)\s*$")
+BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*(?=\n|\Z)")
+# markdown-it's own text terminators plus "(" so that "(key:: value)" fields are seen.
+TERMINATORS = re.compile(r"[\n!#$%&*+\-:<=>@\[\\\]^_`{}~(]")
 SIZE = re.compile(r"\d+(x\d+)?")
 LINKS_ONLY = re.compile(r"(?:[ \t]*!?\[\[[^\]\n]+\]\])+")
 CLOSERS = {"[": "]", "(": ")"}
@@ -26,6 +28,7 @@ CLOSERS = {"[": "]", "(": ")"}
 
 def obsidian_plugin(md: MarkdownIt) -> None:
     """Register the Obsidian inline and block rules on ``md``."""
+    md.inline.ruler.at("text", text)
     md.inline.ruler.before("text", "inline_field", inline_field)
     md.inline.ruler.before("link", "bracket_field", bracket_field)
     md.inline.ruler.before("link", "wikilink", wikilink)
@@ -75,6 +78,18 @@ def _with_offset(rule: InlineRule) -> InlineRule:
         return True
 
     return wrapped
+
+
+def text(state: StateInline, silent: bool) -> bool:
+    """Plain text up to the next character some rule may start at."""
+    match = TERMINATORS.search(state.src, state.pos, state.posMax)
+    end = match.start() if match else state.posMax
+    if end == state.pos:
+        return False
+    if not silent:
+        state.pending += state.src[state.pos : end]
+    state.pos = end
+    return True
 
 
 def wikilink(state: StateInline, silent: bool) -> bool:
@@ -136,7 +151,7 @@ def obsidian_tag(state: StateInline, silent: bool) -> bool:
 
 
 def block_id(state: StateInline, silent: bool) -> bool:
-    """``^block-id`` at the very end of a block, after whitespace or alone."""
+    """``^block-id`` at the end of a line (of a block), after whitespace or alone."""
     pos, src = state.pos, state.src
     if src[pos] != "^" or (pos > 0 and not src[pos - 1].isspace()):
         return False

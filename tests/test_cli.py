@@ -1,0 +1,131 @@
+"""The command line, driven with CliRunner on a copy of the sample vault."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from vaultmem.cli import cli
+
+from .conftest import ROOT, hash_tree
+
+
+def run(vault: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--vault", str(vault), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_scan_json(sample: Path) -> None:
+    code, out, _ = run(sample, "scan", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["notes"] == 30
+    assert data["by_type"]["daily"] == 4
+    assert data["links"] == {"total": 208, "resolved": 207, "unresolved": 1, "ambiguous": 0,
+                             "embeds": 1, "attachments": 1}
+    assert data["skipped"] == {"excluded": 1, "template": 1}
+    assert [p["kind"] for p in data["problems"]] == ["broken-link"]
+    assert data["cache"]["parsed"] == 30
+    assert json.loads(run(sample, "scan", "--json")[1])["cache"]["reused"] == 30
+
+
+def test_scan_text(sample: Path) -> None:
+    code, out, _ = run(sample, "scan")
+    assert code == 0
+    assert "Links   208: 207 resolved, 1 unresolved, 0 ambiguous" in out
+    assert "broken-link     Daily/2026-11-28.md:10: [[Invoice Parser v2]] does not resolve" in out
+
+
+def test_show_by_name_id_and_path(sample: Path) -> None:
+    outputs = [run(sample, "show", name, "--json")[1]
+               for name in ("Lucy Tan", "People/Lucy Tan", "People/Lucy Tan.md",
+                            str(sample / "People" / "Lucy Tan.md"), "lucy tan")]
+    assert len(set(outputs)) == 1
+    data = json.loads(outputs[0])
+    assert data["id"] == "People/Lucy Tan"
+    assert data["aliases"] == ["Lucy"]
+    assert data["block_ids"] == [{"id": "pref-async", "line": 18}]
+    assert data["links"][0] == {"raw": "[[DataFlow]]", "target": "DataFlow", "subpath": "",
+                                "alias": None, "embed": False, "line": 11, "kind": "body",
+                                "key": None, "size": None, "resolved": "Projects/DataFlow",
+                                "ambiguous": False}
+    assert {"id": "MEMORY", "line": 8, "raw": "[[Lucy Tan#^pref-async]]"} in data["backlinks"]
+
+
+def test_show_unknown_note_suggests(sample: Path) -> None:
+    code, out, err = run(sample, "show", "Lucy Tn")
+    assert code == 1
+    assert out == ""
+    assert err == "Error: no note named 'Lucy Tn'; did you mean [[People/Lucy Tan]]?\n"
+
+
+def test_missing_vault_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = run(tmp_path / "nope", "scan")
+    assert code == 2
+    assert "does not exist; pass --vault PATH" in err
+
+
+def test_graph_formats(sample: Path) -> None:
+    data = json.loads(run(sample, "graph", "--json")[1])
+    graph = nx.node_link_graph(data, edges="edges")
+    assert graph.edges["Projects/DataFlow", "People/Lucy Tan"]["kinds"] == [
+        "property:members", "property:owner"]
+    assert graph.nodes["Invoice Parser v2"]["missing"] is True
+    graphml = nx.read_graphml(io.BytesIO(run(sample, "graph", "--format", "graphml")[1].encode()))
+    assert graphml.number_of_edges() == graph.number_of_edges()
+    gexf = nx.read_gexf(io.BytesIO(run(sample, "graph", "--format", "gexf")[1].encode()))
+    assert gexf.number_of_nodes() == graph.number_of_nodes()
+
+
+def test_graph_around_mermaid(sample: Path) -> None:
+    code, out, _ = run(sample, "graph", "--around", "Invoice Inbox", "--depth", "1",
+                       "--format", "mermaid")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:2] == ["```mermaid", "flowchart LR"] and lines[-1] == "```"
+    labels = [line.split('"')[1] for line in lines if '"' in line]
+    assert "Invoice Inbox" in labels and "Marco Diaz" in labels and "Henrik Olsen" not in labels
+
+
+def test_depth_without_around_is_usage_error(sample: Path) -> None:
+    code, _, err = run(sample, "graph", "--depth", "2")
+    assert code == 2 and "--depth needs --around" in err
+
+
+def test_lint_check_exit_codes(sample: Path) -> None:
+    assert run(sample, "lint")[0] == 0
+    code, out, _ = run(sample, "lint", "--check", "--json")
+    assert code == 1
+    assert [f["kind"] for f in json.loads(out)["findings"]] == ["broken-link"]
+    (sample / "Daily" / "2026-11-28.md").write_text("fixed\n")
+    (sample / "Home.md").write_text((sample / "Home.md").read_text() + "[[Daily/2026-11-28]]\n")
+    assert run(sample, "lint", "--check") == (0, "No findings.\n", "")
+
+
+def test_read_commands_change_nothing(sample: Path) -> None:
+    before = hash_tree(sample)
+    for args in (["scan"], ["show", "Lucy Tan"], ["graph", "--json"], ["lint"],
+                 ["graph", "--format", "mermaid", "--around", "DataFlow"]):
+        assert run(sample, *args)[0] == 0
+    assert hash_tree(sample) == before
+
+
+def test_python_m_vaultmem(sample: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(sample), "show",
+                           "NOW", "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["type"] == "now"
+
+
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_every_command_has_help_with_example_and_is_documented(name: str) -> None:
+    result = CliRunner().invoke(cli, [name, "--help"])
+    assert result.exit_code == 0
+    assert "Example:" in result.stdout and f"vaultmem --vault sample_vault {name}" in result.stdout
+    assert f"vaultmem --vault sample_vault {name}" in (ROOT / "README.md").read_text()

@@ -1,0 +1,119 @@
+"""Scanning: the parse cache, bad input, hidden files, and the real kepano vault."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from vaultmem.errors import ConfigError
+from vaultmem.read.cache import Cache, cache_root
+from vaultmem.vault import Vault
+
+from .conftest import CORPUS, hash_tree
+
+
+def write(root: Path, name: str, data: str | bytes) -> Path:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    path.write_bytes(data)
+    return path
+
+
+def test_cache_reuses_unchanged_and_notices_changes(sample: Path) -> None:
+    first = Vault(sample).index.stats
+    assert (first.parsed, first.reused) == (30, 0)
+    second = Vault(sample).index.stats
+    assert (second.parsed, second.reused) == (0, 30)
+    home = sample / "Home.md"
+    home.write_text(home.read_text() + "\nsee [[Rafael]]\n")
+    (sample / "NOW.md").unlink()
+    os.rename(sample / "Home.md", sample / "Start.md")
+    after = Vault(sample)
+    assert (after.index.stats.parsed, after.index.stats.reused) == (1, 28)
+    assert after.index.stats.removed == 2
+    assert "Start" in after.notes and "Home" not in after.notes and "NOW" not in after.notes
+    assert after.graph.has_edge("Start", "Agents/Rafael")
+
+
+def test_cache_lives_outside_the_vault_and_is_private(sample: Path) -> None:
+    vault = Vault(sample)
+    _ = vault.index
+    cache = Cache(vault.root, vault.config.fingerprint())
+    assert cache.path.is_file() and cache_root() in cache.path.parents
+    assert stat.S_IMODE(cache.path.parent.stat().st_mode) == 0o700
+    assert not any(p.name.startswith("notes") for p in sample.rglob("*"))
+
+
+def test_damaged_cache_is_rebuilt(sample: Path) -> None:
+    vault = Vault(sample)
+    _ = vault.index
+    Cache(vault.root, vault.config.fingerprint()).path.write_bytes(b"not a pickle")
+    assert Vault(sample).index.stats.parsed == 30
+
+
+def test_bad_files_are_problems_not_crashes(tmp_path: Path) -> None:
+    write(tmp_path, "Bad yaml.md", "---\ntitle: [unclosed\n---\nsee [[Good]]\n")
+    write(tmp_path, "Binary.md", b"\x00\x01\x02[[Nope]]")
+    write(tmp_path, "Latin1.md", "caf\xe9 [[Good]]\n".encode("latin-1"))
+    write(tmp_path, "Empty.md", b"")
+    write(tmp_path, "Huge line.md", "word " * 200_000 + "[[Good]]\n")
+    write(tmp_path, "Placeholder.md", "---\ncreated: <% tp.date.now() %>\n---\n")
+    write(tmp_path, "Good.md", "fine\n")
+    (tmp_path / "Loop").mkdir()
+    os.symlink(tmp_path / "Loop", tmp_path / "Loop" / "again")
+    vault = Vault(tmp_path, use_cache=False)
+    problems = {(p.path, p.kind, p.line) for p in vault.index.problems}
+    assert problems == {
+        ("Bad yaml.md", "frontmatter", 2), ("Binary.md", "binary", None),
+        ("Latin1.md", "encoding", 1), ("Placeholder.md", "placeholder", 2),
+        ("Loop/again", "unreadable", None),
+    }
+    assert [link.resolved for link in vault.notes["Bad yaml"].links] == ["Good"]
+    assert [link.resolved for link in vault.notes["Huge line"].links] == ["Good"]
+    assert vault.notes["Binary"].links == [] and vault.notes["Empty"].links == []
+    assert "caf\ufffd" not in vault.notes["Latin1"].title
+
+
+def test_hidden_folders_and_generated_notes_are_not_sources(tmp_path: Path) -> None:
+    write(tmp_path, ".obsidian/app.json", "{}")
+    write(tmp_path, ".trash/Old.md", "[[A]]")
+    write(tmp_path, ".git/x.md", "[[A]]")
+    write(tmp_path, "_vaultmem/context/Rafael.md", "---\ngenerated_by: vaultmem\n---\n[[A]]\n")
+    write(tmp_path, "A.md", "[[Rafael]]\n")
+    vault = Vault(tmp_path, use_cache=False)
+    assert list(vault.notes) == ["A"]
+    assert vault.index.other == {"_vaultmem/context/Rafael": "generated"}
+    assert vault.notes["A"].links[0].resolved == "_vaultmem/context/Rafael"
+
+
+def test_config_toml_folders_and_errors(tmp_path: Path) -> None:
+    write(tmp_path, ".vaultmem/config.toml", '[folders]\nperson = "Team"\n')
+    write(tmp_path, "Team/Ana.md", "hi\n")
+    assert Vault(tmp_path, use_cache=False).notes["Team/Ana"].type == "person"
+    write(tmp_path, ".vaultmem/config.toml", 'folder = "x"\n')
+    with pytest.raises(ConfigError, match="did you mean 'folders'"):
+        Vault(tmp_path)
+
+
+def test_broken_settings_json_is_a_clear_error(tmp_path: Path) -> None:
+    write(tmp_path, ".obsidian/app.json", "{not json")
+    with pytest.raises(ConfigError, match="app.json: cannot read settings"):
+        Vault(tmp_path)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not present")
+def test_kepano_vault_reads_cleanly_and_stays_unchanged(tmp_path: Path) -> None:
+    before = hash_tree(CORPUS)
+    vault = Vault(CORPUS)
+    assert len(vault.notes) > 50
+    assert "Templates" not in {note_id.split("/")[0] for note_id in vault.notes}
+    kinds = {kind for note in vault.notes.values() for link in note.links for kind in [link.kind]}
+    assert "property" in kinds
+    assert not [p for p in vault.index.problems if p.kind != "placeholder"]
+    _ = vault.graph
+    assert hash_tree(CORPUS) == before
