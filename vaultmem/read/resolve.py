@@ -105,4 +105,4 @@ def _choose(pool: list[str], path: str, folder: str) -> str:
     local = [p for p in pool if posixpath.dirname(p).lower() == folder.lower()]
     if local:
         return local[0]
-    return min(pool, key=lambda p: (p.count("/"), len(p), p))
+    return min(pool, key=lambda p: (len(p), p))
