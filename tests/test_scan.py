@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import stat
 from pathlib import Path
@@ -44,16 +45,22 @@ def test_cache_lives_outside_the_vault_and_is_private(sample: Path) -> None:
     vault = Vault(sample)
     _ = vault.index
     cache = Cache(vault.root, vault.config.fingerprint())
-    assert cache.path.is_file() and cache_root() in cache.path.parents
-    assert stat.S_IMODE(cache.path.parent.stat().st_mode) == 0o700
+    shards = sorted(cache.folder.iterdir())
+    assert shards and cache_root() in cache.folder.parents
+    assert stat.S_IMODE(cache.folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(p.stat().st_mode) for p in shards} == {0o600}
     assert not any(p.name.startswith("notes") for p in sample.rglob("*"))
 
 
 def test_damaged_cache_is_rebuilt(sample: Path) -> None:
     vault = Vault(sample)
     _ = vault.index
-    Cache(vault.root, vault.config.fingerprint()).path.write_bytes(b"not a pickle")
-    assert Vault(sample).index.stats.parsed == 30
+    cache = Cache(vault.root, vault.config.fingerprint())
+    damaged = cache.shard_path(0)
+    lost = len(marshal.loads(damaged.read_bytes())[1])
+    damaged.write_bytes(b"not marshal data")
+    assert lost > 0
+    assert Vault(sample).index.stats.parsed == lost
 
 
 def test_bad_files_are_problems_not_crashes(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import networkx as nx
@@ -53,7 +54,7 @@ class Vault:
         return build_graph(self.index.notes, self.index.other)
 
     @property
-    def notes(self) -> dict[str, Note]:
+    def notes(self) -> Mapping[str, Note]:
         """Source notes by id, sorted."""
         return self.index.notes
 
@@ -63,7 +64,7 @@ class Vault:
         if wanted in self.notes:
             return self.notes[wanted]
         found, _ = self.index.resolver.resolve(wanted, "")
-        if found in self.notes:
+        if found is not None and found in self.notes:
             return self.notes[found]
         return self._missing(name)
 

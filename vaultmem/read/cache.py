@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import marshal
 import os
-import pickle
+import sys
+import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from .. import __version__
-from ..model import Note
 from ..write.atomic import atomic_write, private_dir
+from .record import Entry
 
-FORMAT = 1
-Entries = dict[str, tuple[int, int, Note]]
+FORMAT = 3
+SHARDS = 16
+Entries = dict[str, Entry]
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
@@ -34,24 +38,51 @@ def cache_root() -> Path:
 
 
 class Cache:
-    """Parsed notes of one vault by path, with the (mtime, size) they were parsed at."""
+    """Parsed notes of one vault by path, with the (mtime, size) they were parsed at.
+
+    Split into shards by a hash of the path, so a change to one note rewrites one small file.
+    Stored with marshal, which is specific to the Python version (part of the stamp) and trusts
+    its input: the folder is private to the user (0700).
+    """
 
     def __init__(self, vault_root: Path, fingerprint: str) -> None:
         key = hashlib.sha256(str(vault_root.resolve()).encode()).hexdigest()[:20]
-        self.path = cache_root() / key / "notes.pickle"
-        self.stamp = (FORMAT, __version__, code_stamp(), fingerprint)
+        self.folder = cache_root() / key
+        self.stamp = f"{FORMAT}|{__version__}|{sys.version}|{code_stamp()}|{fingerprint}"
+
+    def shard_path(self, shard: int) -> Path:
+        """The file holding one shard."""
+        return self.folder / f"notes-{shard:02d}.marshal"
 
     def load(self) -> Entries:
-        """The cached entries; a missing, stale or damaged cache is simply empty."""
-        try:
-            with open(self.path, "rb") as handle:
-                stamp, entries = pickle.load(handle)
-        except Exception:  # any damage means "rebuild", never a crash
-            return {}
-        return entries if stamp == self.stamp and isinstance(entries, dict) else {}
+        """The cached entries; a missing, stale or damaged shard is simply empty."""
+        entries: Entries = {}
+        for shard in range(SHARDS):
+            try:
+                stamp, part = marshal.loads(self.shard_path(shard).read_bytes())
+            except Exception:  # any damage means "parse again", never a crash
+                continue
+            if stamp == self.stamp and isinstance(part, dict):
+                entries.update(part)
+        return entries
 
-    def save(self, entries: Entries) -> None:
-        """Store ``entries`` atomically in a private folder."""
-        private_dir(self.path.parent)
-        data = pickle.dumps((self.stamp, entries), protocol=pickle.HIGHEST_PROTOCOL)
-        atomic_write(self.path, data, mode=0o600)
+    def save(self, entries: Entries, changed: Iterable[str] | None = None) -> None:
+        """Store the shards holding ``changed`` paths (all when None), atomically, privately.
+
+        No fsync: a cache lost in a crash is rebuilt.
+        """
+        private_dir(self.folder)
+        dirty = set(range(SHARDS)) if changed is None else {shard_of(p) for p in changed}
+        parts: dict[int, Entries] = {shard: {} for shard in dirty}
+        for path, entry in entries.items():
+            part = parts.get(shard_of(path))
+            if part is not None:
+                part[path] = entry
+        for shard, part in parts.items():
+            data = marshal.dumps((self.stamp, part))
+            atomic_write(self.shard_path(shard), data, mode=0o600, durable=False)
+
+
+def shard_of(path: str) -> int:
+    """The shard a vault path belongs to (stable across runs and machines)."""
+    return zlib.crc32(path.encode("utf-8")) % SHARDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -13,6 +13,7 @@ from ..config import Config
 from ..model import Note, Problem
 from .cache import Cache, Entries
 from .parse import parse_note
+from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from .resolve import Resolver
 from .walk import FileInfo, list_vault
 
@@ -31,37 +32,79 @@ class ScanStats:
     seconds: float = 0.0
 
 
+class Notes(Mapping[str, Note]):
+    """Source notes by id, in id order, decoded and resolved on first access."""
+
+    def __init__(self, entries: dict[str, Entry], resolver: Resolver) -> None:
+        self._entries = dict(sorted(entries.items()))
+        self._resolver = resolver
+        self._notes: dict[str, Note] = {}
+
+    def __getitem__(self, note_id: str) -> Note:
+        note = self._notes.get(note_id)
+        if note is None:
+            note = decode(self._entries[note_id])
+            for link in note.links:
+                self._resolver.resolve_link(link, note_id)
+            self._notes[note_id] = note
+        return note
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, note_id: object) -> bool:
+        return note_id in self._entries
+
+    def flagged(self, flag: int) -> list[str]:
+        """Ids of notes whose entry carries ``flag`` (checked without decoding)."""
+        return [note_id for note_id, entry in self._entries.items() if entry[2] & flag]
+
+
 @dataclass
 class Index:
-    """Every note of a vault, resolved: ``notes`` are the sources of memory."""
+    """Every note of a vault: ``notes`` are the sources of memory, ``other`` the skipped ones."""
 
-    notes: dict[str, Note] = field(default_factory=dict)
+    notes: Notes
     other: dict[str, str] = field(default_factory=dict)  # id -> template|excluded|generated
     attachments: list[str] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    listing_problems: list[Problem] = field(default_factory=list)
     resolver: Resolver = field(default_factory=lambda: Resolver([], []))
     stats: ScanStats = field(default_factory=ScanStats)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Files that could not be listed, read or parsed cleanly."""
+        notes = [self.notes[i] for i in self.notes.flagged(HAS_PROBLEMS)]
+        return self.listing_problems + [p for note in notes for p in note.problems]
 
 
 def scan(config: Config, cache: Cache | None = None, progress: Progress | None = None) -> Index:
     """Read the vault behind ``config``; only files whose (mtime, size) changed are parsed."""
     started = time.perf_counter()
     listing = list_vault(config)
-    index = Index(attachments=listing.attachments, problems=listing.problems)
     sources = [info for info in listing.notes if info.role == "source"]
-    index.other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
     old = cache.load() if cache else {}
     entries, todo = _reuse(old, sources)
-    index.stats.reused = len(entries)
-    for note in _parse_all(config, todo, progress):
-        entries[note.path] = (note.mtime_ns, note.size, note)
-    index.stats.parsed = len(todo)
-    index.stats.removed = len(old.keys() - entries.keys())
-    if cache and (todo or index.stats.removed):
-        cache.save(entries)
-    _collect(index, entries)
-    index.stats.seconds = time.perf_counter() - started
-    return index
+    stats = ScanStats(parsed=len(todo), reused=len(entries))
+    entries.update(_parse_all(config, todo, progress))
+    removed = old.keys() - entries.keys()
+    stats.removed = len(removed)
+    if cache and (todo or removed):
+        cache.save(entries, [info.path for info in todo] + sorted(removed))
+    other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
+    sources_by_id = {}
+    for path, entry in entries.items():
+        if entry[2] & GENERATED:
+            other[path[:-3]] = "generated"
+        else:
+            sources_by_id[path[:-3]] = entry
+    resolver = Resolver([path[:-3] for path in entries] + list(other), listing.attachments)
+    stats.seconds = time.perf_counter() - started
+    return Index(Notes(sources_by_id, resolver), dict(sorted(other.items())),
+                 listing.attachments, listing.problems, resolver, stats)
 
 
 def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInfo]]:
@@ -70,40 +113,20 @@ def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInf
     todo: list[FileInfo] = []
     for info in sources:
         hit = old.get(info.path)
-        if hit is not None and hit[:2] == (info.mtime_ns, info.size) and not _failed(hit[2]):
+        if hit is not None and hit[0] == info.mtime_ns and hit[1] == info.size:
             entries[info.path] = hit
         else:
             todo.append(info)
     return entries, todo
 
 
-def _failed(note: Note) -> bool:
-    """A note that could not be read is read again next time, whatever its mtime."""
-    return any(problem.kind == "unreadable" for problem in note.problems)
-
-
-def _collect(index: Index, entries: Entries) -> None:
-    """Fill the index from the entries and resolve every link."""
-    for _, _, note in entries.values():
-        if note.generated:
-            index.other[note.id] = "generated"
-        else:
-            index.notes[note.id] = note
-    index.notes = dict(sorted(index.notes.items()))
-    ids = [note.id for _, _, note in entries.values()] + list(index.other)
-    index.resolver = Resolver(ids, index.attachments)
-    for note in index.notes.values():
-        index.problems.extend(note.problems)
-        for link in note.links:
-            index.resolver.resolve_link(link, note.id)
-
-
-def _parse_all(config: Config, todo: list[FileInfo], progress: Progress | None) -> Iterator[Note]:
+def _parse_all(config: Config, todo: list[FileInfo],
+               progress: Progress | None) -> Iterator[tuple[str, Entry]]:
     """Parse files, over every core when there are many."""
     chunks = [todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK)]
     workers = min(len(os.sched_getaffinity(0)), len(chunks))
     if len(todo) < PARALLEL_MIN or workers < 2:
-        results: Iterator[list[Note]] = (parse_files(config, chunk) for chunk in chunks)
+        results: Iterator[list[tuple[str, Entry]]] = (parse_files(config, c) for c in chunks)
         yield from _report(results, progress, len(todo))
         return
     context = multiprocessing.get_context("fork")
@@ -112,18 +135,21 @@ def _parse_all(config: Config, todo: list[FileInfo], progress: Progress | None) 
         yield from _report(results, progress, len(todo))
 
 
-def _report(results: Iterator[list[Note]], progress: Progress | None,
-            total: int) -> Iterator[Note]:
-    """Pass notes through, telling ``progress`` how many files were done."""
-    for notes in results:
-        yield from notes
+def _report(results: Iterator[list[tuple[str, Entry]]], progress: Progress | None,
+            total: int) -> Iterator[tuple[str, Entry]]:
+    """Pass entries through, telling ``progress`` how many files were done."""
+    for done in results:
+        yield from done
         if progress:
-            progress(len(notes), total)
+            progress(len(done), total)
 
 
-def parse_files(config: Config, infos: list[FileInfo]) -> list[Note]:
-    """Read and parse files; a file that vanished or cannot be read becomes a problem note."""
-    notes = []
+def parse_files(config: Config, infos: list[FileInfo]) -> list[tuple[str, Entry]]:
+    """Read and parse files into cache entries; an unreadable file becomes a problem note.
+
+    An unreadable file gets mtime 0 so the next scan tries it again.
+    """
+    done = []
     for info in infos:
         try:
             with open(os.path.join(config.root, info.path), "rb") as handle:
@@ -131,9 +157,9 @@ def parse_files(config: Config, infos: list[FileInfo]) -> list[Note]:
         except OSError as exc:
             note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
             note.problems.append(Problem(info.path, "unreadable", f"cannot read: {exc}", None))
-            notes.append(note)
+            done.append((info.path, encode(note)))
             continue
         note = parse_note(info.path, data, config)
         note.mtime_ns, note.size = info.mtime_ns, info.size
-        notes.append(note)
-    return notes
+        done.append((info.path, encode(note)))
+    return done

@@ -14,13 +14,18 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.ruler import RuleOptionsType
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, image, link
 
 FIELD_LINE = re.compile(r"[ \t]*(\*\*|__|\*|_)?([^\s:*_\[\]()`#>][^:\n\[\]()`]*?)\1?::(?=\s|$)")
 FIELD_BRACKET = re.compile(r"[\[(]([^\s:*_\[\]()`][^:\n\[\]()`]*?)::")
 BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*(?=\n|\Z)")
-# markdown-it's own text terminators plus "(" so that "(key:: value)" fields are seen.
-TERMINATORS = re.compile(r"[\n!#$%&*+\-:<=>@\[\\\]^_`{}~(]")
+# Only the characters a rule in use can start at (emphasis, entities and autolinks are off),
+# plus "(" so that "(key:: value)" fields are seen; fewer stops mean longer text runs.
+TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`]")
+FIELD_TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`(]")
+# An inline block without any of these holds nothing vaultmem collects; it is not tokenized.
+TRIGGERS = ("[", "#", "^", "::")
 SIZE = re.compile(r"\d+(x\d+)?")
 LINKS_ONLY = re.compile(r"(?:[ \t]*!?\[\[[^\]\n]+\]\])+")
 CLOSERS = {"[": "]", "(": ")"}
@@ -29,26 +34,20 @@ CLOSERS = {"[": "]", "(": ")"}
 def obsidian_plugin(md: MarkdownIt) -> None:
     """Register the Obsidian inline and block rules on ``md``."""
     md.inline.ruler.at("text", text)
-    md.inline.ruler.before("text", "inline_field", inline_field)
-    md.inline.ruler.before("link", "bracket_field", bracket_field)
-    md.inline.ruler.before("link", "wikilink", wikilink)
-    md.inline.ruler.before("link", "obsidian_tag", obsidian_tag)
-    md.inline.ruler.before("link", "block_id", block_id)
-    md.inline.ruler.before("link", "percent_comment", percent_comment)
-    md.inline.ruler.before("link", "math_inline", math_inline)
-    md.inline.ruler.before("link", "html_comment", html_comment)
+    md.inline.ruler.before("text", "obsidian", obsidian_inline)
     md.inline.ruler.at("link", _with_offset(link))
     md.inline.ruler.at("image", _with_offset(image))
     alt: RuleOptionsType = {"alt": ["paragraph", "blockquote", "list"]}
-    md.block.ruler.before("table", "comment_block", comment_block, alt)
-    md.block.ruler.before("table", "math_block", math_block, alt)
-    md.block.ruler.at("html_block", html_comment_block, alt)
+    md.block.ruler.before("table", "hidden_block", hidden_block, alt)
+    md.block.ruler.disable("html_block")
+    md.core.ruler.at("inline", inline_when_needed)
 
 
 def make_parser() -> MarkdownIt:
     """A parser with only the rules vaultmem needs, plus the Obsidian plugin."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    md.disable(["emphasis", "entity", "autolink", "html_inline", "text_join"])
+    md.disable(["emphasis", "entity", "autolink", "html_inline", "text_join", "balance_pairs",
+                "fragments_join"])
     md.use(obsidian_plugin)
     return md
 
@@ -80,9 +79,22 @@ def _with_offset(rule: InlineRule) -> InlineRule:
     return wrapped
 
 
+def obsidian_inline(state: StateInline, silent: bool) -> bool:
+    """Run the Obsidian rule that can start at the current character, if any.
+
+    One dispatching rule instead of eight keeps markdown-it's per-character loop short.
+    """
+    pos, src = state.pos, state.src
+    if (pos == 0 or src[pos - 1] in "\n]") and inline_field(state, silent):
+        return True
+    rules = DISPATCH.get(src[pos])
+    return rules is not None and any(rule(state, silent) for rule in rules)
+
+
 def text(state: StateInline, silent: bool) -> bool:
     """Plain text up to the next character some rule may start at."""
-    match = TERMINATORS.search(state.src, state.pos, state.posMax)
+    stops = FIELD_TERMINATORS if state.env.get("fields") else TERMINATORS
+    match = stops.search(state.src, state.pos, state.posMax)
     end = match.start() if match else state.posMax
     if end == state.pos:
         return False
@@ -273,41 +285,50 @@ def _line(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
-def _fenced_block(state: StateBlock, start: int, end: int, silent: bool, fence: tuple[str, str],
-                  kind: str) -> bool:
-    """A block from a line starting with ``fence[0]`` to the line holding ``fence[1]``."""
-    if state.sCount[start] - state.blkIndent >= 4:
+HIDDEN = {"%": ("%%", "%%", "comment_block"), "$": ("$$", "$$", "math_block"),
+          "<": ("<!--", "-->", "html_comment")}
+
+
+def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A block whose content is never indexed: ``%%`` comment, ``$$`` math, HTML comment.
+
+    It runs from a line starting with the opener to the next line holding the closer (or the end).
+    """
+    first_at = state.bMarks[start] + state.tShift[start]
+    spec = HIDDEN.get(state.src[first_at : first_at + 1])
+    if spec is None or state.sCount[start] - state.blkIndent >= 4:
         return False
+    opener, closer, kind = spec
     first = _line(state, start)
-    if not first.startswith(fence[0]):
+    if not first.startswith(opener):
         return False
-    if fence[1] in first[len(fence[0]) :]:
-        last = start
-    else:
-        last = start + 1
-        while last < end and fence[1] not in _line(state, last):
+    rest = first[len(opener) :]
+    if opener == "%%" and closer in rest and not rest.rstrip().endswith(closer):
+        return False  # `%% a %% text`: an inline comment in a paragraph
+    last = start
+    if closer not in rest:
+        last += 1
+        while last < end and closer not in _line(state, last):
             last += 1
-    if silent:
-        return True
-    state.line = min(last + 1, end)
-    token = state.push(kind, "", 0)
-    token.map = [start, state.line]
+    if not silent:
+        state.line = min(last + 1, end)
+        state.push(kind, "", 0).map = [start, state.line]
     return True
 
 
-def comment_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """A ``%%`` comment over several lines; nothing inside is indexed."""
-    first = _line(state, start)
-    if first.startswith("%%") and "%%" in first[2:] and not first.rstrip().endswith("%%"):
-        return False  # `%% a %% text`: an inline comment in a paragraph
-    return _fenced_block(state, start, end, silent, ("%%", "%%"), "comment_block")
+def inline_when_needed(state: StateCore) -> None:
+    """markdown-it's core inline step, skipping blocks without any syntax vaultmem collects."""
+    for token in state.tokens:
+        if token.type == "inline":
+            token.children = []
+            content = token.content
+            if any(trigger in content for trigger in TRIGGERS):
+                state.env["fields"] = "::" in content
+                state.md.inline.parse(content, state.md, state.env, token.children)
 
 
-def math_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """A ``$$`` display-math block."""
-    return _fenced_block(state, start, end, silent, ("$$", "$$"), "math_block")
-
-
-def html_comment_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """An HTML comment block; other HTML lines stay paragraphs so their links count."""
-    return _fenced_block(state, start, end, silent, ("<!--", "-->"), "html_comment")
+DISPATCH: dict[str, tuple[InlineRule, ...]] = {
+    "[": (bracket_field, wikilink), "!": (wikilink,), "(": (bracket_field,),
+    "#": (obsidian_tag,), "^": (block_id,), "%": (percent_comment,), "$": (math_inline,),
+    "<": (html_comment,),
+}

@@ -1,0 +1,48 @@
+"""Notes as compact tuples of plain values, for the cache and for passing between processes.
+
+marshal loads such tuples far faster than pickle loads dataclasses, and a note is only turned
+back into a :class:`~vaultmem.model.Note` when something asks for it.
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
+
+GENERATED = 1
+HAS_PROBLEMS = 2
+Entry = tuple[int, int, int, bytes]  # (mtime_ns, size, flags, marshalled record)
+
+
+def encode(note: Note) -> Entry:
+    """The cache entry for a parsed note."""
+    record = (
+        note.id, note.path, note.title, note.type, note.date, note.frontmatter,
+        note.aliases, [(t.name, t.line) for t in note.tags],
+        [(f.key, f.raw_key, f.value, f.line) for f in note.fields],
+        [(k.raw, k.target, k.subpath, k.alias, k.embed, k.line, k.kind, k.key, k.size)
+         for k in note.links],
+        [(h.text, h.level, h.line) for h in note.headings],
+        [(b.id, b.line) for b in note.block_ids],
+        [(t.state, t.text, t.line) for t in note.tasks],
+        [(p.path, p.kind, p.message, p.line) for p in note.problems],
+        note.generated,
+    )
+    flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
+    return note.mtime_ns, note.size, flags, marshal.dumps(record)
+
+
+def decode(entry: Entry) -> Note:
+    """The note back from its cache entry (links not yet resolved)."""
+    mtime_ns, size, _, blob = entry
+    rec: tuple[Any, ...] = marshal.loads(blob)
+    return Note(
+        id=rec[0], path=rec[1], title=rec[2], type=rec[3], date=rec[4], frontmatter=rec[5],
+        aliases=rec[6], tags=[Tag(*t) for t in rec[7]], fields=[Field(*f) for f in rec[8]],
+        links=[Link(*k) for k in rec[9]], headings=[Heading(*h) for h in rec[10]],
+        block_ids=[BlockId(*b) for b in rec[11]], tasks=[Task(*t) for t in rec[12]],
+        problems=[Problem(*p) for p in rec[13]], generated=rec[14], mtime_ns=mtime_ns,
+        size=size,
+    )
