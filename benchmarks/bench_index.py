@@ -117,7 +117,7 @@ def main() -> int:
     root, truth = ensure_vault(args.notes)
     size = sum(p.stat().st_size for p in root.rglob("*.md")) / 1e6
     print(f"vault: {args.notes} notes, {size:.1f} MB of Markdown, {os.cpu_count()} cores\n")
-    print("| case | wall time (s) | × floor | peak RSS (MB) |\n| --- | ---: | ---: | ---: |")
+    print("| case | wall time (s) | x floor | peak RSS (MB) |\n| --- | ---: | ---: | ---: |")
     floor = None
     for case in CASES:
         result = best(case, root, args.runs)

@@ -109,7 +109,7 @@ def test_config_toml_folders_and_errors(tmp_path: Path) -> None:
 
 def test_broken_settings_json_is_a_clear_error(tmp_path: Path) -> None:
     write(tmp_path, ".obsidian/app.json", "{not json")
-    with pytest.raises(ConfigError, match="app.json: cannot read settings"):
+    with pytest.raises(ConfigError, match=r"app\.json: cannot read settings"):
         Vault(tmp_path)
 
 
