@@ -129,3 +129,19 @@ def test_every_command_has_help_with_example_and_is_documented(name: str) -> Non
     assert result.exit_code == 0
     assert "Example:" in result.stdout and f"vaultmem --vault sample_vault {name}" in result.stdout
     assert f"vaultmem --vault sample_vault {name}" in (ROOT / "README.md").read_text()
+
+
+def test_progress_bar_on_stderr_keeps_json_clean(tmp_path: Path) -> None:
+    for i in range(520):
+        (tmp_path / f"n{i}.md").write_text(f"[[n{i + 1}]]\n")
+    code, out, err = run(tmp_path, "scan", "--json")
+    assert code == 0 and json.loads(out)["notes"] == 520
+    assert "Parsing notes" in err
+
+
+def test_lint_kind_filter(sample: Path) -> None:
+    (sample / "Lonely.md").write_text("nobody links here\n")
+    kinds = [f["kind"] for f in json.loads(run(sample, "lint", "--json")[1])["findings"]]
+    assert kinds == ["broken-link", "orphan"]
+    only = json.loads(run(sample, "lint", "--json", "--kind", "orphan")[1])["findings"]
+    assert [(f["kind"], f["notes"]) for f in only] == [("orphan", ["Lonely"])]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.errors import ConfigError
+from vaultmem.config import find_vault
+from vaultmem.errors import ConfigError, VaultNotFound
 from vaultmem.read.cache import Cache, cache_root
 from vaultmem.vault import Vault
 
@@ -124,3 +125,28 @@ def test_kepano_vault_reads_cleanly_and_stays_unchanged(tmp_path: Path) -> None:
     assert not [p for p in vault.index.problems if p.kind != "placeholder"]
     _ = vault.graph
     assert hash_tree(CORPUS) == before
+
+
+def test_parallel_scan_reports_progress_and_matches_serial(tmp_path: Path) -> None:
+    for i in range(260):
+        write(tmp_path, f"Notes/n{i:03d}.md", f"#t{i % 7} see [[n{(i + 1) % 260:03d}]]\n")
+    calls: list[tuple[int, int]] = []
+    parallel = Vault(tmp_path, progress=lambda done, total: calls.append((done, total)))
+    assert parallel.index.stats.parsed == 260
+    assert sum(done for done, _ in calls) == 260 and {total for _, total in calls} == {260}
+    serial = Vault(tmp_path, use_cache=False)
+    assert [n.to_dict() for n in parallel.notes.values()] == \
+        [n.to_dict() for n in serial.notes.values()]
+    assert parallel.graph.number_of_edges() == 260
+
+
+def test_vault_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "v/.obsidian/app.json", "{}")
+    write(tmp_path, "v/sub/deep/Note.md", "x\n")
+    assert find_vault(start=tmp_path / "v" / "sub" / "deep") == (tmp_path / "v").resolve()
+    monkeypatch.setenv("VAULTMEM_VAULT", str(tmp_path / "v" / "sub"))
+    assert find_vault() == (tmp_path / "v" / "sub").resolve()
+    assert find_vault(tmp_path / "v") == (tmp_path / "v").resolve()
+    monkeypatch.delenv("VAULTMEM_VAULT")
+    with pytest.raises(VaultNotFound, match="pass --vault PATH or set VAULTMEM_VAULT"):
+        find_vault(start=tmp_path)
