@@ -24,7 +24,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
     "learning": "Learnings",
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
-TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder"}
+TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
+             "secrets"}
 
 
 @dataclass
@@ -39,6 +40,10 @@ class Config:
     daily_folder: str = ""
     daily_format: str = "YYYY-MM-DD"
     templates_folder: str | None = None
+    daily_template: str | None = None
+    template_date_format: str = "YYYY-MM-DD"
+    template_time_format: str = "HH:mm"
+    secret_patterns: dict[str, str] = field(default_factory=dict)
     context_folder: str = "_vaultmem/context"
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
 
@@ -77,8 +82,11 @@ def load_config(root: Path) -> Config:
     daily = _read_json(root / config.config_dir / "daily-notes.json")
     config.daily_folder = _folder(daily.get("folder"))
     config.daily_format = str(daily.get("format") or "YYYY-MM-DD")
+    config.daily_template = _folder(daily.get("template")) or None
     templates = _read_json(root / config.config_dir / "templates.json")
     config.templates_folder = _folder(templates.get("folder")) or None
+    config.template_date_format = str(templates.get("dateFormat") or "YYYY-MM-DD")
+    config.template_time_format = str(templates.get("timeFormat") or "HH:mm")
     _apply_toml(config, root / ".vaultmem" / "config.toml")
     return config
 
@@ -134,3 +142,7 @@ def _apply_toml(config: Config, path: Path) -> None:
             setattr(config, key, _folder(data[key]))
     if "daily_format" in data:
         config.daily_format = str(data["daily_format"])
+    secrets = data.get("secrets", {})
+    if not isinstance(secrets, dict) or not all(isinstance(v, str) for v in secrets.values()):
+        raise ConfigError(f'{path}: [secrets] must be a table of name = "regex"')
+    config.secret_patterns = dict(secrets)

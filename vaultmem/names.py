@@ -23,3 +23,29 @@ def safe_title(title: str) -> str:
         raise InvalidTitle(f"{title!r} cannot be a note title (empty, only dots, or a name "
                            "Windows reserves); choose another title")
     return text
+
+
+MAX_TITLE_BYTES = 180
+
+
+def check_title(title: str) -> str:
+    """``title`` stripped, if it can be a new note's file name as it is; else InvalidTitle.
+
+    Writing refuses rather than guesses: no path separators, no ``..``, none of the
+    characters Obsidian forbids in link targets, no hidden or Windows-reserved names.
+
+    >>> check_title("  Use PaddleOCR ")
+    'Use PaddleOCR'
+    """
+    text = title.strip()
+    bad = sorted(set(FORBIDDEN.findall(text)))
+    if bad or "%%" in text:
+        shown = " ".join(repr(c) for c in bad) or "'%%'"
+        raise InvalidTitle(f"title {title!r} contains {shown}, which cannot be in a note name "
+                           "(Obsidian links and paths use them); rephrase the title")
+    if not text or text.startswith(".") or ".." in text or text.endswith("."):
+        raise InvalidTitle(f"title {title!r} is empty, hidden or uses '..'; choose another title")
+    if text.split(".")[0].upper() in RESERVED or len(text.encode("utf-8")) > MAX_TITLE_BYTES:
+        raise InvalidTitle(f"title {title!r} is a reserved device name or longer than "
+                           f"{MAX_TITLE_BYTES} bytes; choose a shorter, ordinary title")
+    return text

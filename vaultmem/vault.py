@@ -15,8 +15,9 @@ from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .graph import build_graph
 from .model import Link, Note
-from .read.cache import Cache
-from .read.scan import Index, Progress, scan
+from .read.cache import Cache, refresh
+from .read.scan import Index, Progress, parse_files, scan
+from .read.walk import FileInfo
 
 
 class Vault:
@@ -66,6 +67,10 @@ class Vault:
         found, _ = self.index.resolver.resolve(wanted, "")
         if found is not None and found in self.notes:
             return self.notes[found]
+        aliased = [n for n in self.notes.values() if wanted.casefold() in
+                   {alias.casefold() for alias in n.aliases}]
+        if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
+            return aliased[0]
         return self._missing(name)
 
     def _as_id(self, name: str) -> str:
@@ -89,6 +94,15 @@ class Vault:
                      key=lambda i: [h[2].split("\x00")[0] for h in hits].index(i))
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")
+
+    def refresh(self, rel: str, mtime_ns: int, size: int) -> None:
+        """Re-parse one file vaultmem just wrote into the cache; forget the in-memory index."""
+        if self.use_cache:
+            infos = [FileInfo(rel, mtime_ns, size)]
+            refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
+                                                                                 infos)))
+        self.__dict__.pop("index", None)
+        self.__dict__.pop("graph", None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
         """(source id, link) for every link from another note to ``note_id``, in order."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .. import __version__
-from ..write.atomic import atomic_write, private_dir
+from ..write.files import atomic_write, private_dir
 from .record import Entry
 
 FORMAT = 3
@@ -86,3 +86,11 @@ class Cache:
 def shard_of(path: str) -> int:
     """The shard a vault path belongs to (stable across runs and machines)."""
     return zlib.crc32(path.encode("utf-8")) % SHARDS
+
+
+def refresh(cache: Cache, updates: Entries) -> None:
+    """Replace the cached entries of a few paths (after vaultmem wrote them)."""
+    shards = {shard_of(path) for path in updates}
+    entries = {path: entry for path, entry in cache.load().items() if shard_of(path) in shards}
+    entries.update(updates)
+    cache.save(entries, list(updates))

@@ -1,4 +1,4 @@
-"""The ``vaultmem`` command line: a thin click layer over the library."""
+"""The ``vaultmem`` command line: a thin click layer over the library (only it imports click)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-import networkx as nx
 
-from . import __version__, report
-from .errors import UsageError, VaultmemError
-from .export import export_graph
-from .graph import neighbourhood
-from .lint import KINDS, lint
-from .vault import Vault
+from .. import __version__
+from ..errors import VaultmemError
+from ..vault import Vault
 
 BAR_MIN = 500
 
@@ -118,81 +114,9 @@ def cli(ctx: click.Context, vault_path: str | None, no_cache: bool) -> None:
     ctx.obj = opener
 
 
-@cli.command()
-@json_option
-@with_vault
-def scan(vault: Vault, as_json: bool) -> None:
-    """Read the whole vault and summarise notes, links, tags, fields and problems.
-
-    \b
-    Example:
-      vaultmem --vault sample_vault scan --json
-    """
-    emit(report.scan_summary(vault), report.scan_text, as_json)
-
-
-@cli.command()
-@click.argument("note")
-@json_option
-@with_vault
-def show(vault: Vault, note: str, as_json: bool) -> None:
-    """Show one parsed note: properties, tags, fields, headings, links and backlinks.
-
-    NOTE is an id (People/Lucy Tan), a name (Lucy Tan) or a path.
-
-    \b
-    Example:
-      vaultmem --vault sample_vault show "Lucy Tan"
-    """
-    emit(report.note_data(vault, vault.note(note)), report.note_text, as_json)
-
-
-@cli.command()
-@click.option("--format", "fmt", default="text", show_default=True,
-              type=click.Choice(["text", "json", "graphml", "gexf", "mermaid"]),
-              help="Output format; json is networkx node-link data.")
-@json_option
-@click.option("--around", metavar="NOTE", help="Only the neighbourhood of this note.")
-@click.option("--depth", default=1, show_default=True, type=click.IntRange(0, 10),
-              help="Hops around --around.")
-@with_vault
-def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int) -> None:
-    """Print the link graph, or the neighbourhood of one note.
-
-    \b
-    Example:
-      vaultmem --vault sample_vault graph --around "Lucy Tan" --format mermaid
-    """
-    if around is None and depth != 1:
-        raise UsageError("--depth needs --around NOTE")
-    g: nx.DiGraph = vault.graph
-    if around is not None:
-        g = neighbourhood(g, vault.note(around).id, depth=depth)
-    click.echo(export_graph(g, "json" if as_json else fmt), nl=False)
-
-
-@cli.command("lint")
-@click.option("--check", is_flag=True, help="Exit 1 when there are findings (for CI and hooks).")
-@click.option("--kind", "kinds", multiple=True, help=f"Only these kinds ({', '.join(KINDS)}, "
-              "or a file problem kind such as frontmatter); repeatable.")
-@json_option
-@with_vault
-def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: bool) -> None:
-    """Find broken and ambiguous links, missing headings/blocks, bad files and orphans.
-
-    \b
-    Example:
-      vaultmem --vault sample_vault lint --check
-    """
-    findings = [f for f in lint(vault) if not kinds or f.kind in kinds]
-    if as_json:
-        emit({"findings": [f.to_dict() for f in findings]}, str, True)
-    else:
-        click.echo(report.findings_text(findings))
-    if check and findings:
-        sys.exit(1)
-
-
 def main() -> None:
     """Console entry point."""
     cli(prog_name="vaultmem")
+
+
+from . import read, write  # noqa: E402,F401  (registers the commands)

@@ -1,0 +1,108 @@
+"""Apply a text change to one note: secret guard, check before writing, CAS write, re-read."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+from ..errors import VaultmemError
+from ..model import Json, Note
+from ..read.parse import parse_note
+from ..secrets import check_text
+from ..vault import Vault
+from .files import read_bytes, update
+
+Check = Callable[[Note], str | None]  # returns what is wrong, or None
+
+
+class WriteRefused(VaultmemError):
+    """A write would not say what it was meant to say; nothing was written."""
+
+
+@dataclass
+class WriteResult:
+    """What a write did (or, with ``--dry-run``, would do)."""
+
+    action: str
+    id: str
+    path: str
+    version: int | None = None
+    messages: list[str] = field(default_factory=list)
+    diff: str | None = None
+    conflict: bool = False
+
+    def to_dict(self) -> Json:
+        """JSON-ready data (``--json`` output of write commands)."""
+        return asdict(self)
+
+
+def guard(vault: Vault, *texts: str | None, where: str = "text") -> None:
+    """Refuse (SecretRefused) when any text holds a credential."""
+    for text in texts:
+        if text:
+            check_text(text, vault.config.secret_patterns, where=where)
+
+
+def diff_of(rel: str, before: str | None, after: str) -> str:
+    """A unified diff of one note."""
+    old = (before or "").splitlines(keepends=True)
+    new = after.splitlines(keepends=True)
+    label = "/dev/null" if before is None else f"a/{rel}"
+    return "".join(difflib.unified_diff(old, new, label, f"b/{rel}"))
+
+
+def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
+            check: Check | None) -> Callable[[str | None], str | None]:
+    """``change`` followed by parsing the new text and running ``check`` on it."""
+
+    def run(text: str | None) -> str | None:
+        after = change(text)
+        if after is None or after == text:
+            return after
+        note = parse_note(rel, after.encode("utf-8"), vault.config)
+        new_problems = {p.kind for p in note.problems} - _kinds(vault, rel, text)
+        problem = (f"the note would not parse cleanly ({', '.join(sorted(new_problems))})"
+                   if new_problems else check(note) if check else None)
+        if problem:
+            raise WriteRefused(f"{rel}: {problem}; nothing was written")
+        return after
+
+    return run
+
+
+def _kinds(vault: Vault, rel: str, text: str | None) -> set[str]:
+    """Problem kinds the note already had (an edit may keep, never add, problems)."""
+    if text is None:
+        return set()
+    return {p.kind for p in parse_note(rel, text.encode("utf-8"), vault.config).problems}
+
+
+def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
+          action: str, check: Check | None = None, dry_run: bool = False) -> WriteResult:
+    """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it."""
+    run = checked(vault, rel, change, check)
+    note_id = rel.removesuffix(".md")
+    if dry_run:
+        data = read_bytes(vault.root / rel)
+        before = data.decode("utf-8") if data is not None else None
+        after = run(before)
+        if after is None or after == before:
+            return WriteResult("unchanged", note_id, rel)
+        planned = {"created": "create", "updated": "update", "appended": "append"}[action]
+        return WriteResult(f"would {planned}", note_id, rel, diff=diff_of(rel, before, after))
+    done = update(vault.root, rel, run)
+    if not done.changed:
+        return WriteResult("unchanged", note_id, rel)
+    messages = confirm(vault, rel, done.after or "")
+    return WriteResult(action, note_id, rel, messages=messages)
+
+
+def confirm(vault: Vault, rel: str, meant: str) -> list[str]:
+    """Re-read the written file into the parse cache; say so if it already changed again."""
+    path = vault.root / rel
+    stat = os.stat(path)
+    again = path.read_bytes() != meant.encode("utf-8")
+    vault.refresh(rel, stat.st_mtime_ns, stat.st_size)
+    return [f"{rel} was changed again by another editor right after this write"] if again else []

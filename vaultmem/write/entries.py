@@ -1,0 +1,160 @@
+"""Create memory entries from templates: any type, decisions (with supersedes) and lessons."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+
+from rapidfuzz import fuzz, process
+
+from ..errors import UsageError, VaultmemError
+from ..model import Note
+from ..names import check_title
+from ..read.frontmatter import normalise
+from ..vault import Vault
+from .apply import Check, WriteResult, apply, guard
+from .props import Value, set_properties
+from .sections import append_text, append_to_section
+from .templates import builtin_names, render, template_text
+
+FUZZY_MIN = 90
+SHORT_NAME = 5
+
+
+class DuplicateNote(VaultmemError):
+    """A note with the same or a near-identical title or alias exists already."""
+
+
+def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
+    """An existing note named or aliased ``title`` (any type), or a near-identical one of ``kind``.
+
+    Names shorter than five characters only match exactly (``Ana`` is not ``Ann``).
+    """
+    wanted = title.casefold()
+    for note in vault.notes.values():
+        if wanted in {note.title.casefold(), *(a.casefold() for a in note.aliases)}:
+            return note
+    if len(title) < SHORT_NAME:
+        return None
+    names = {f"{n.id}\x00{name}": name for n in vault.notes.values() if n.type == kind
+             for name in (n.title, *n.aliases) if len(name) >= SHORT_NAME}
+    best = process.extractOne(title, names, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
+                              processor=str.casefold)
+    return vault.notes[best[2].split("\x00")[0]] if best else None
+
+
+def link_to(vault: Vault, source: str, target: str) -> str:
+    """The wikilink to write in ``source`` for ``target``, in the vault's newLinkFormat."""
+    resolved, _ = vault.index.resolver.resolve(target.strip().strip("[]"), source)
+    if resolved is None:
+        return f"[[{target.strip().strip('[]')}]]"
+    return vault.index.resolver.link_text(source, resolved, vault.config.new_link_format)
+
+
+def _props(vault: Vault, note_id: str, fields: Mapping[str, Value],
+           links: Mapping[str, Sequence[str]]) -> dict[str, Value]:
+    """Fields as given, links as wikilinks (a list when a key has several)."""
+    props: dict[str, Value] = {k: v for k, v in fields.items() if v not in (None, "")}
+    for key, targets in links.items():
+        written: list[Value] = [link_to(vault, note_id, t) for t in targets if t]
+        if written:
+            props[key] = written if len(written) > 1 or isinstance(fields.get(key), list) \
+                else written[0]
+    return props
+
+
+def _expect(kind: str, props: Mapping[str, Value]) -> Check:
+    """A check that the new note has the type and every property it was given."""
+
+    def check(note: Note) -> str | None:
+        if note.type != kind:
+            return f"the note would have type {note.type!r}, not {kind!r}"
+        wrong = [k for k, v in props.items() if note.frontmatter.get(k) != normalise(v)]
+        return f"properties {', '.join(wrong)} would not read back as given" if wrong else None
+
+    return check
+
+
+def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value] | None = None,
+             links: Mapping[str, Sequence[str]] | None = None, body: str | None = None,
+             force: bool = False, dry_run: bool = False,
+             when: dt.datetime | None = None) -> WriteResult:
+    """Create a note of type ``kind`` titled ``title`` in its folder, from its template."""
+    fields, links = dict(fields or {}), dict(links or {})
+    guard(vault, title, body, *(str(v) for v in fields.values()), where=f"new {kind}")
+    folder = vault.config.folders.get(kind)
+    if folder is None or kind not in builtin_names():
+        known = sorted(set(builtin_names()) & set(vault.config.folders))
+        raise UsageError(f"cannot create notes of type {kind!r}; known types: {', '.join(known)}")
+    stem = check_title(title)
+    rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
+    duplicate = None if force else find_duplicate(vault, kind, title)
+    if duplicate is not None:
+        raise DuplicateNote(f"a note like {title!r} exists: did you mean [[{duplicate.id}]]? "
+                            "(--force to create anyway)")
+    when = when or dt.datetime.now()
+    props = _props(vault, rel[:-3], fields, links)
+    text = set_properties(render(template_text(vault.config, kind), vault.config, title, when),
+                          props)
+    text = append_text(text, body.rstrip("\n") + "\n") if body else text
+
+    def create(old: str | None) -> str:
+        if old is not None:
+            raise DuplicateNote(f"{rel} already exists; vaultmem never overwrites a note")
+        return text
+
+    return apply(vault, rel, create, action="created", check=_expect(kind, props),
+                 dry_run=dry_run)
+
+
+def history_line(when: dt.date, text: str) -> str:
+    """One line of a note's ``## History`` list."""
+    return f"- {when.isoformat()}: {text}"
+
+
+def supersede(vault: Vault, old: Note, new_id: str, *, when: dt.date,
+              dry_run: bool = False) -> WriteResult:
+    """Mark decision ``old`` superseded by ``new_id``, keeping a history line."""
+    link = link_to(vault, old.id, new_id)
+
+    def change(text: str | None) -> str | None:
+        if text is None:
+            raise UsageError(f"{old.path} disappeared; nothing was written")
+        text = set_properties(text, {"status": "superseded", "superseded_by": link})
+        return append_to_section(text, "History", [history_line(when, f"superseded by {link}")])
+
+    return apply(vault, old.path, change, action="updated", dry_run=dry_run,
+                 check=_expect(old.type, {"status": "superseded", "superseded_by": link}))
+
+
+def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
+           supersedes: str | None = None, rationale: str | None = None,
+           status: str = "approved", alternatives: Sequence[str] = (), body: str | None = None,
+           force: bool = False, dry_run: bool = False,
+           when: dt.datetime | None = None) -> list[WriteResult]:
+    """Record a decision; ``supersedes`` also marks the older decision superseded."""
+    when = when or dt.datetime.now()
+    old = vault.note(supersedes) if supersedes else None
+    fields: dict[str, Value] = {"topic": topic, "status": status, "rationale": rationale,
+                                "date": when.date().isoformat()}
+    if alternatives:
+        fields["alternatives"] = list(alternatives)
+    links = {"decided_by": [by] if by else [], "supersedes": [old.id] if old else []}
+    results = [new_note(vault, "decision", title, fields=fields, links=links, body=body,
+                        force=force, dry_run=dry_run, when=when)]
+    if old is not None:
+        results.append(supersede(vault, old, results[0].id, when=when.date(), dry_run=dry_run))
+    return results
+
+
+def lesson(vault: Vault, title: str, *, agent: str, pattern_key: str | None = None,
+           applies_to: str | None = None, source: str | None = None, status: str = "observing",
+           body: str | None = None, force: bool = False, dry_run: bool = False,
+           when: dt.datetime | None = None) -> WriteResult:
+    """Record a lesson learned by ``agent`` (an existing agent note)."""
+    agent_note = vault.note(agent)
+    fields: dict[str, Value] = {"pattern_key": pattern_key, "status": status}
+    links = {"agent": [agent_note.id], "applies_to": [applies_to] if applies_to else [],
+             "source": [source] if source else []}
+    return new_note(vault, "lesson", title, fields=fields, links=links, body=body, force=force,
+                    dry_run=dry_run, when=when)

@@ -1,0 +1,133 @@
+"""Record a fact on an entity note: set the property, bump ``version``, keep the history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..errors import UsageError
+from ..model import Note
+from ..read import frontmatter
+from ..vault import Vault
+from .apply import WriteResult, apply, guard
+from .entries import link_to
+from .props import KEY, Value, set_properties
+from .sections import append_to_section, section_lines
+
+HOUSEKEEPING = {"type", "tags", "tag", "aliases", "alias", "version", "updated", "created",
+                "cssclasses", "cssclass", "permalink", "publish", "generated_by", "date"}
+NUMBER = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)")
+
+
+def parse_value(text: str) -> Value:
+    """A CLI value as the property it stands for: numbers and true/false typed, else text.
+
+    >>> parse_value("0.87"), parse_value("42"), parse_value("UTC+7"), parse_value("true")
+    (0.87, 42, 'UTC+7', True)
+    """
+    stripped = text.strip()
+    if NUMBER.fullmatch(stripped):
+        return float(stripped) if any(c in stripped for c in ".") else int(stripped)
+    if stripped.lower() in ("true", "false"):
+        return stripped.lower() == "true"
+    return stripped
+
+
+def same_value(old: object, new: object) -> bool:
+    """Values equal after normalising case, whitespace, numbers and wikilink brackets."""
+    def norm(value: object) -> str:
+        text = str(frontmatter.normalise(value)).strip().strip('"')
+        text = re.sub(r"\s+", " ", text.replace("[[", "").replace("]]", ""))
+        try:
+            return repr(float(text))
+        except ValueError:
+            return text.casefold()
+    return norm(old) == norm(new)
+
+
+def _provenance(vault: Vault, note_id: str, source: str | None, confidence: float | None,
+                valid_from: str | None) -> str:
+    """`` (source [[X]], confidence 0.9, valid from D)`` or nothing."""
+    parts = []
+    if source:
+        parts.append(f"source {link_to(vault, note_id, source)}")
+    if confidence is not None:
+        parts.append(f"confidence {confidence:g}")
+    if valid_from:
+        parts.append(f"valid from {valid_from}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
+                source: str | None = None, confidence: float | None = None,
+                valid_from: str | None = None, when: dt.datetime | None = None,
+                dry_run: bool = False) -> WriteResult:
+    """Set ``attribute`` of the ``entity`` note; the old value stays in ``## History``."""
+    guard(vault, value, where=f"fact {attribute}")
+    if not KEY.fullmatch(attribute) or attribute.lower() in HOUSEKEEPING:
+        raise UsageError(f"{attribute!r} cannot be a fact attribute (use a simple name that is "
+                         "not one of " + ", ".join(sorted(HOUSEKEEPING)) + ")")
+    if confidence is not None and not 0 <= confidence <= 1:
+        raise UsageError("--confidence must be between 0 and 1")
+    note = vault.note(entity)
+    today = (when or dt.datetime.now()).date()
+    new = parse_value(value)
+    extra = _provenance(vault, note.id, source, confidence, valid_from)
+    outcome: dict[str, object] = {}
+
+    def change(text: str | None) -> str | None:
+        if text is None:
+            raise UsageError(f"{note.path} disappeared; nothing was written")
+        data = frontmatter.parse(note.path, text).data
+        old, version = data.get(attribute), _version(data.get("version"))
+        outcome.update(old=old, version=version + 1)
+        if old is not None and same_value(old, new):
+            return None
+        history = _history(text, attribute, old, version, data, today)
+        history.append(f"- v{version + 1} ({today}): {attribute} = {new}{extra}")
+        text = set_properties(text, {attribute: new, "version": version + 1,
+                                     "updated": today.isoformat()})
+        return append_to_section(text, "History", history)
+
+    result = apply(vault, note.path, change, action="updated", dry_run=dry_run,
+                   check=lambda n: _check(n, attribute, new))
+    return _report(result, attribute, outcome)
+
+
+def _version(value: object) -> int:
+    """The note's current version (1 when it has none)."""
+    return value if isinstance(value, int) and value > 0 else 1
+
+
+def _history(text: str, attribute: str, old: object, version: int, data: dict[str, object],
+             today: dt.date) -> list[str]:
+    """The history line for the value being replaced, unless the list already has it."""
+    if old is None:
+        return []
+    recorded = f"{attribute} = {frontmatter.normalise(old)}"
+    if any(recorded in line for line in section_lines(text, "History")):
+        return []
+    since = data.get("updated") or data.get("created")
+    return [f"- v{version} ({since or f'until {today}'}): {recorded}"]
+
+
+def _check(note: Note, attribute: str, new: Value) -> str | None:
+    """The written note must hold the new value."""
+    have = note.frontmatter.get(attribute)
+    return None if same_value(have, new) else f"{attribute} would read back as {have!r}"
+
+
+def _report(result: WriteResult, attribute: str, outcome: dict[str, object]) -> WriteResult:
+    """Add the version and the conflict message to the result."""
+    old = outcome.get("old")
+    if result.action == "unchanged":
+        result.messages.append(f"{attribute} already has this value; nothing changed")
+        return result
+    version = outcome.get("version")
+    result.version = version if isinstance(version, int) else None
+    if old is not None:
+        result.conflict = True
+        kept = "would be kept" if result.action.startswith("would") else "kept"
+        result.messages.append(f"conflict detected, both versions {kept}: {attribute} was "
+                               f"{frontmatter.normalise(old)}; the old value is in ## History")
+    return result

@@ -1,0 +1,99 @@
+"""Edit the body of a note by section (``## Heading``), leaving the rest byte-identical.
+
+Headings are found by the same tokenizer the reader uses, so a ``## line`` inside a code block
+is never mistaken for a section.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..config import Config
+from ..read.parse import parse_note
+from .props import newline_of
+
+NO_CONFIG = Config(root=Path("."))
+
+
+def _headings(text: str) -> list[tuple[int, int, str]]:
+    """(0-based line, level, text) of every heading in ``text``."""
+    note = parse_note("x.md", text.encode("utf-8"), NO_CONFIG)
+    return [(h.line - 1, h.level, h.text) for h in note.headings]
+
+
+def section_span(text: str, title: str, level: int = 2) -> tuple[int, int] | None:
+    """Lines [start, end) of the content under heading ``title`` (case-insensitive).
+
+    The content ends before the next heading of the same or a higher level.
+    """
+    heads = _headings(text)
+    total = len(text.splitlines())
+    for index, (line, lvl, name) in enumerate(heads):
+        if lvl == level and name.strip().lower() == title.strip().lower():
+            after = [h[0] for h in heads[index + 1 :] if h[1] <= level]
+            return line + 1, after[0] if after else total
+    return None
+
+
+def _lines(text: str) -> tuple[list[str], str]:
+    """The note's lines (with their endings) and its line ending."""
+    return text.splitlines(keepends=True), newline_of(text)
+
+
+def _close(lines: list[str], index: int, nl: str) -> None:
+    """Give line ``index`` a line ending before something is inserted after it."""
+    if 0 <= index < len(lines) and not lines[index].endswith(("\n", "\r")):
+        lines[index] += nl
+
+
+def _trim_end(lines: list[str], start: int, end: int) -> int:
+    """The end of the section without its trailing blank lines."""
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def append_to_section(text: str, title: str, new: list[str], level: int = 2) -> str:
+    """Add lines at the end of section ``title``; create the section at the end if missing."""
+    lines, nl = _lines(text)
+    span = section_span(text, title, level)
+    added = [line + nl for line in new]
+    if span is None:
+        _close(lines, len(lines) - 1, nl)
+        gap = [nl] if lines and lines[-1].strip() else []
+        return "".join([*lines, *gap, f"{'#' * level} {title}{nl}", *added])
+    end = _trim_end(lines, span[0], span[1])
+    _close(lines, end - 1, nl)
+    lines[end:end] = added
+    return "".join(lines)
+
+
+def replace_section(text: str, title: str, new: list[str], level: int = 2) -> str:
+    """Replace the content of section ``title`` with ``new`` lines (created when missing)."""
+    span = section_span(text, title, level)
+    if span is None:
+        return append_to_section(text, title, new, level)
+    lines, nl = _lines(text)
+    end = _trim_end(lines, span[0], span[1])
+    _close(lines, span[0] - 1, nl)
+    keep_gap = [nl] if end < len(lines) else []
+    lines[span[0] : span[1]] = [line + nl for line in new] + keep_gap
+    return "".join(lines)
+
+
+def section_lines(text: str, title: str, level: int = 2) -> list[str]:
+    """The non-blank lines of section ``title`` (without line endings)."""
+    span = section_span(text, title, level)
+    if span is None:
+        return []
+    lines = text.splitlines()[span[0] : span[1]]
+    return [line for line in lines if line.strip()]
+
+
+def append_text(text: str, block: str) -> str:
+    """``block`` appended at the end after one blank line (a final newline added first)."""
+    lines, nl = _lines(text)
+    _close(lines, len(lines) - 1, nl)
+    body = "".join(lines)
+    gap = nl if body.strip() and not body.endswith(nl + nl) else ""
+    return body + gap + block.replace("\n", nl)

@@ -1,0 +1,45 @@
+"""The council-memory ``memory_op.py`` operations (``write --fact``, ``read``) on vault notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..errors import UsageError
+from ..model import Json
+from ..vault import Vault
+from .apply import WriteResult, apply, guard
+from .sections import append_to_section, section_lines
+
+MEMORY_PATH = "MEMORY.md"
+CATEGORIES = {"decisions": "Decisions", "facts": "Facts", "lessons": "Lessons", "kpis": "KPIs"}
+NEW_MEMORY = "---\ntype: core\n---\n# MEMORY\n"
+
+
+def write_fact(vault: Vault, fact: str, category: str, *, when: dt.datetime | None = None,
+               dry_run: bool = False) -> WriteResult:
+    """Append ``- DATE: fact`` to the category's section of MEMORY.md (created if missing)."""
+    title = CATEGORIES.get(category.lower())
+    if title is None:
+        raise UsageError(f"unknown category {category!r}; use {', '.join(CATEGORIES)}")
+    if not fact.strip():
+        raise UsageError("the fact is empty")
+    guard(vault, fact, where="MEMORY.md")
+    day = (when or dt.datetime.now()).date().isoformat()
+    line = f"- {day}: {' '.join(fact.split())}"
+
+    def change(old: str | None) -> str | None:
+        base = old if old is not None else NEW_MEMORY
+        if line in section_lines(base, title):
+            return None  # the same fact on the same day is written once
+        return append_to_section(base, title, [line])
+
+    return apply(vault, MEMORY_PATH, change, action="appended", dry_run=dry_run)
+
+
+def read_memory(vault: Vault) -> Json:
+    """MEMORY.md's text and its category lists (what ``memory_op.py read`` printed)."""
+    path = vault.root / MEMORY_PATH
+    text = path.read_text(encoding="utf-8-sig") if path.is_file() else ""
+    categories = {key: [line[2:] for line in section_lines(text, title) if line.startswith("- ")]
+                  for key, title in CATEGORIES.items()}
+    return {"path": MEMORY_PATH, "text": text, "categories": categories}

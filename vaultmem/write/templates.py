@@ -1,0 +1,69 @@
+"""Note templates: the vault's own (Obsidian's templates folder) first, else vaultmem's."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from importlib import resources
+from pathlib import Path
+
+from ..config import Config
+from ..errors import UsageError
+from ..moment import format_moment
+
+REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+PLACEHOLDER = re.compile(r"\{\{\s*(title|date|time)(?::([^}]*))?\s*\}\}", re.IGNORECASE)
+
+
+def builtin_names() -> list[str]:
+    """The note types vaultmem ships a template for."""
+    return sorted(path.stem for path in _builtin_folder().glob("*.md"))
+
+
+def _builtin_folder() -> Path:
+    """Where vaultmem's templates are (the repository, or the installed package data)."""
+    if REPO_TEMPLATES.is_dir():
+        return REPO_TEMPLATES
+    return Path(str(resources.files("vaultmem.templates")))
+
+
+def _user_template(config: Config, kind: str) -> Path | None:
+    """The vault's own template for ``kind``: daily-notes.json's, or ``<Templates>/<kind>.md``."""
+    if kind == "daily" and config.daily_template:
+        path = config.root / (config.daily_template.removesuffix(".md") + ".md")
+        if path.is_file():
+            return path
+    if not config.templates_folder:
+        return None
+    folder = config.root / config.templates_folder
+    matches = sorted(p for p in folder.glob("*.md") if p.stem.lower() == kind.lower()) \
+        if folder.is_dir() else []
+    return matches[0] if matches else None
+
+
+def template_text(config: Config, kind: str) -> str:
+    """The template for note type ``kind``."""
+    path = _user_template(config, kind) or _builtin_folder() / f"{kind}.md"
+    if not path.is_file():
+        raise UsageError(f"no template for type {kind!r}; known types: "
+                         f"{', '.join(builtin_names())}")
+    return path.read_text(encoding="utf-8-sig")
+
+
+def render(text: str, config: Config, title: str, when: dt.datetime) -> str:
+    """Fill in ``{{title}}``, ``{{date}}``, ``{{time}}`` and ``{{date:FORMAT}}`` as Obsidian does.
+
+    >>> from pathlib import Path
+    >>> render("# {{title}} {{date}} {{time:HH}}", Config(Path(".")), "Q3",
+    ...        dt.datetime(2026, 11, 29, 14, 5))
+    '# Q3 2026-11-29 14'
+    """
+
+    def fill(match: re.Match[str]) -> str:
+        name, fmt = match.group(1).lower(), match.group(2)
+        if name == "title":
+            return title
+        default = config.template_date_format if name == "date" else config.template_time_format
+        return format_moment(when, fmt.strip() if fmt else default)
+
+    return PLACEHOLDER.sub(fill, text)
