@@ -181,3 +181,32 @@ def test_writes_refresh_the_cache(sample: Path) -> None:
     after = Vault(sample)
     assert after.index.stats.parsed == 0
     assert "cache check" in [h.text.split(" — ")[-1] for h in after.note("2026-11-29").headings]
+
+
+def test_vault_template_overrides_builtin(sample: Path) -> None:
+    (sample / "Templates" / "Person.md").write_text(
+        "---\ntype: person\nteam: core\n---\n# {{title}} (added {{date:D MMM YYYY}})\n")
+    assert run(sample, "new", "person", "Ana Ruiz", *AT)[0] == 0
+    assert (sample / "People" / "Ana Ruiz.md").read_text() == (
+        "---\ntype: person\nteam: core\n---\n# Ana Ruiz (added 29 Nov 2026)\n")
+
+
+def test_links_follow_new_link_format(sample: Path) -> None:
+    (sample / ".obsidian" / "app.json").write_text('{"newLinkFormat": "absolute"}')
+    run(sample, "new", "project", "Mobile App", "--link", "owner=Lucy Tan", *AT)
+    assert Vault(sample).note("Mobile App").frontmatter["owner"] == "[[People/Lucy Tan]]"
+
+
+def test_config_secret_patterns_are_refused(sample: Path) -> None:
+    (sample / ".vaultmem").mkdir(exist_ok=True)
+    (sample / ".vaultmem" / "config.toml").write_text('[secrets]\ninternal = "ACME-[0-9]{6}"\n')
+    code, _, err = run(sample, "daily", "badge ACME-123456 works", *AT)
+    assert code == 1 and "internal at line 1" in err and "123456" not in err
+
+
+def test_now_board_is_created_from_template_when_missing(sample: Path) -> None:
+    (sample / "NOW.md").unlink()
+    run(sample, "now", "set", "Write the launch post", *AT)
+    assert (sample / "NOW.md").read_text() == (
+        "---\ntype: now\nupdated: 2026-11-29\n---\n# NOW\n\n## Current Task\n"
+        "Write the launch post\n\n## Priorities\n\n## Blockers\n\n## Today's Completions\n")
