@@ -16,6 +16,7 @@ from .errors import NoteNotFound
 from .graph import build_graph
 from .model import Link, Note
 from .read.cache import Cache, refresh
+from .recall.inverted import SearchIndex, load_index
 from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
 
@@ -53,6 +54,12 @@ class Vault:
     def graph(self) -> nx.DiGraph:
         """The link graph (see :func:`vaultmem.graph.build_graph`)."""
         return build_graph(self.index.notes, self.index.other)
+
+    @functools.cached_property
+    def search_index(self) -> SearchIndex:
+        """The search index (from the cache where current; see :mod:`vaultmem.recall`)."""
+        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
+        return load_index(cache, self.index.entries())
 
     @property
     def notes(self) -> Mapping[str, Note]:
@@ -101,8 +108,8 @@ class Vault:
             infos = [FileInfo(rel, mtime_ns, size)]
             refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
                                                                                  infos)))
-        self.__dict__.pop("index", None)
-        self.__dict__.pop("graph", None)
+        for cached in ("index", "graph", "search_index"):
+            self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
         """(source id, link) for every link from another note to ``note_id``, in order."""

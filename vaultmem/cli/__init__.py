@@ -119,4 +119,4 @@ def main() -> None:
     cli(prog_name="vaultmem")
 
 
-from . import read, write  # noqa: E402,F401  (registers the commands)
+from . import read, recall, write  # noqa: E402,F401  (registers the commands)

@@ -10,12 +10,13 @@ import sys
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..write.files import atomic_write, private_dir
 from .record import Entry
 
-FORMAT = 3
+FORMAT = 4
 SHARDS = 16
 Entries = dict[str, Entry]
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -25,8 +26,8 @@ PACKAGE = Path(__file__).resolve().parents[1]
 def code_stamp() -> str:
     """A hash of the parsing code, so a changed parser never reuses old results."""
     digest = hashlib.sha256()
-    for source in sorted([PACKAGE / "model.py", PACKAGE / "config.py",
-                          *(PACKAGE / "read").glob("*.py")]):
+    for source in sorted([PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
+                          PACKAGE / "recall" / "text.py", *(PACKAGE / "read").glob("*.py")]):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -81,6 +82,29 @@ class Cache:
         for shard, part in parts.items():
             data = marshal.dumps((self.stamp, part))
             atomic_write(self.shard_path(shard), data, mode=0o600, durable=False)
+
+
+    def search_path(self, shard: int) -> Path:
+        """The file holding one shard of the search index."""
+        return self.folder / f"search-{shard:02d}.marshal"
+
+    def load_search(self) -> dict[int, Any]:
+        """Stored search-index shards by number (missing or stale ones left out)."""
+        found = {}
+        for shard in range(SHARDS):
+            try:
+                stamp, data = marshal.loads(self.search_path(shard).read_bytes())
+            except Exception:  # a damaged shard is rebuilt
+                continue
+            if stamp == self.stamp:
+                found[shard] = data
+        return found
+
+    def save_search(self, shard: int, data: Any) -> None:
+        """Store one search-index shard."""
+        private_dir(self.folder)
+        atomic_write(self.search_path(shard), marshal.dumps((self.stamp, data)), mode=0o600,
+                     durable=False)
 
 
 def shard_of(path: str) -> int:

@@ -38,12 +38,17 @@ def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
 
 def parse_note(path: str, data: bytes, config: Config) -> Note:
     """Parse a note at vault path ``path`` (with ``.md``) from its bytes."""
+    return parse_with_body(path, data, config)[0]
+
+
+def parse_with_body(path: str, data: bytes, config: Config) -> tuple[Note, str, int]:
+    """The parsed note, its body text and the 0-based file line the body starts at."""
     note_id = path[:-3]
     note = Note(id=note_id, path=path, title=note_id.rsplit("/", 1)[-1], size=len(data))
     text, note.problems = decode(path, data)
     if text is None:
         note.type = note_type(note_id, path, None, config)
-        return note
+        return note, "", 0
     text = text.removeprefix("\ufeff")
     in_templates = config.templates_folder is not None and in_folder(path, config.templates_folder)
     meta = frontmatter.parse(path, text, check_placeholders=not in_templates)
@@ -57,7 +62,7 @@ def parse_note(path: str, data: bytes, config: Config) -> Note:
     if "excalidraw-plugin" in meta.data:
         body = DRAWING.split(body, 1)[0]
     _read_body(note, body, meta.body_line)
-    return note
+    return note, body, meta.body_line
 
 
 def _read_body(note: Note, body: str, offset: int) -> None:

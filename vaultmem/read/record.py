@@ -13,10 +13,14 @@ from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 
 GENERATED = 1
 HAS_PROBLEMS = 2
-Entry = tuple[int, int, int, bytes]  # (mtime_ns, size, flags, marshalled record)
+# (mtime_ns, size, flags, marshalled record, marshalled search doc)
+Entry = tuple[int, int, int, bytes, bytes]
+# A search document: (term counts, length, body text, 0-based line the body starts at,
+# metadata for filters: (type, status, date, tags, aliases))
+SearchDoc = tuple[dict[str, int], int, str, int, tuple[str, str, str, list[str], list[str]]]
 
 
-def encode(note: Note) -> Entry:
+def encode(note: Note, search: SearchDoc) -> Entry:
     """The cache entry for a parsed note."""
     record = (
         note.id, note.path, note.title, note.type, note.date, note.frontmatter,
@@ -31,12 +35,12 @@ def encode(note: Note) -> Entry:
         note.generated,
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
-    return note.mtime_ns, note.size, flags, marshal.dumps(record)
+    return note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search)
 
 
 def decode(entry: Entry) -> Note:
     """The note back from its cache entry (links not yet resolved)."""
-    mtime_ns, size, _, blob = entry
+    mtime_ns, size, blob = entry[0], entry[1], entry[3]
     rec: tuple[Any, ...] = marshal.loads(blob)
     return Note(
         id=rec[0], path=rec[1], title=rec[2], type=rec[3], date=rec[4], frontmatter=rec[5],
@@ -46,3 +50,9 @@ def decode(entry: Entry) -> Note:
         problems=[Problem(*p) for p in rec[13]], generated=rec[14], mtime_ns=mtime_ns,
         size=size,
     )
+
+
+def search_doc_of(entry: Entry) -> SearchDoc:
+    """The search document stored with a note."""
+    doc: SearchDoc = marshal.loads(entry[4])
+    return doc

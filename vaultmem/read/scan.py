@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..config import Config
 from ..model import Note, Problem
 from .cache import Cache, Entries
-from .parse import parse_note
+from ..recall.doc import meta_of, search_doc
+from .parse import parse_with_body
 from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from .resolve import Resolver
 from .walk import FileInfo, list_vault
@@ -36,31 +37,31 @@ class Notes(Mapping[str, Note]):
     """Source notes by id, in id order, decoded and resolved on first access."""
 
     def __init__(self, entries: dict[str, Entry], resolver: Resolver) -> None:
-        self._entries = dict(sorted(entries.items()))
+        self.entries = dict(sorted(entries.items()))
         self._resolver = resolver
         self._notes: dict[str, Note] = {}
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._notes.get(note_id)
         if note is None:
-            note = decode(self._entries[note_id])
+            note = decode(self.entries[note_id])
             for link in note.links:
                 self._resolver.resolve_link(link, note_id)
             self._notes[note_id] = note
         return note
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
+        return iter(self.entries)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self.entries)
 
     def __contains__(self, note_id: object) -> bool:
-        return note_id in self._entries
+        return note_id in self.entries
 
     def flagged(self, flag: int) -> list[str]:
         """Ids of notes whose entry carries ``flag`` (checked without decoding)."""
-        return [note_id for note_id, entry in self._entries.items() if entry[2] & flag]
+        return [note_id for note_id, entry in self.entries.items() if entry[2] & flag]
 
 
 @dataclass
@@ -68,11 +69,16 @@ class Index:
     """Every note of a vault: ``notes`` are the sources of memory, ``other`` the skipped ones."""
 
     notes: Notes
+    cache: Cache | None = None
     other: dict[str, str] = field(default_factory=dict)  # id -> template|excluded|generated
     attachments: list[str] = field(default_factory=list)
     listing_problems: list[Problem] = field(default_factory=list)
     resolver: Resolver = field(default_factory=lambda: Resolver([], []))
     stats: ScanStats = field(default_factory=ScanStats)
+
+    def entries(self) -> dict[str, Entry]:
+        """The cache entries of the source notes, by vault path."""
+        return {f"{note_id}.md": entry for note_id, entry in self.notes.entries.items()}
 
     @property
     def problems(self) -> list[Problem]:
@@ -101,9 +107,9 @@ def scan(config: Config, cache: Cache | None = None, progress: Progress | None =
             other[path[:-3]] = "generated"
         else:
             sources_by_id[path[:-3]] = entry
-    resolver = Resolver([path[:-3] for path in entries] + list(other), listing.attachments)
+    resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
     stats.seconds = time.perf_counter() - started
-    return Index(Notes(sources_by_id, resolver), dict(sorted(other.items())),
+    return Index(Notes(sources_by_id, resolver), cache, dict(sorted(other.items())),
                  listing.attachments, listing.problems, resolver, stats)
 
 
@@ -157,9 +163,12 @@ def parse_files(config: Config, infos: list[FileInfo]) -> list[tuple[str, Entry]
         except OSError as exc:
             note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
             note.problems.append(Problem(info.path, "unreadable", f"cannot read: {exc}", None))
-            done.append((info.path, encode(note)))
+            done.append((info.path, encode(note, ({}, 0, "", 0, meta_of(note)))))
             continue
-        note = parse_note(info.path, data, config)
+        note, body, _ = parse_with_body(info.path, data, config)
         note.mtime_ns, note.size = info.mtime_ns, info.size
-        done.append((info.path, encode(note)))
+        terms, length = search_doc(note, body)
+        unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
+        text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
+        done.append((info.path, encode(note, (terms, length, text, 0, meta_of(note)))))
     return done

@@ -1,0 +1,111 @@
+"""Recall commands: search, related, index."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import click
+
+from ..errors import UsageError
+from ..recall.indexes import build_indexes, write_indexes
+from ..recall.related import Related, related
+from ..recall.search import Filters, Hit, search
+from ..vault import Vault
+from . import cli, emit, json_option, with_vault
+
+
+def _hits_text(hits: list[Hit], explain: bool) -> str:
+    """One line per hit: score, id, line and snippet (and reasons with --explain)."""
+    if not hits:
+        return "No results."
+    rows = []
+    for hit in hits:
+        where = f":{hit.line}" if hit.line else ""
+        rows.append(f"{hit.score:7.3f}  [[{hit.id}]]{where}  {hit.snippet}".rstrip())
+        rows += [f"         - {reason}" for reason in hit.reasons] if explain else []
+    return "\n".join(rows)
+
+
+@cli.command("search")
+@click.argument("query")
+@click.option("--type", "kind", help="Only notes of this type.")
+@click.option("--tag", help="Only notes with this tag (nested tags included).")
+@click.option("--status", help="Only notes with this status.")
+@click.option("--since", metavar="YYYY-MM-DD", help="Only notes dated on or after this day.")
+@click.option("--folder", help="Only notes in this folder.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--explain", is_flag=True, help="Show why each note was chosen.")
+@json_option
+@with_vault
+def search_command(vault: Vault, query: str, kind: str | None, tag: str | None,
+                   status: str | None, since: str | None, folder: str | None, limit: int,
+                   explain: bool, as_json: bool) -> None:
+    """Search notes: words (any form), names (typos allowed), and links around the best hits.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault search "ocr engine decision" --type decision
+    """
+    if since:
+        try:
+            dt.date.fromisoformat(since)
+        except ValueError as exc:
+            raise UsageError(f"--since {since!r} is not a date; use YYYY-MM-DD") from exc
+    hits = search(vault, query, filters=Filters(kind, tag, status, since, folder), limit=limit)
+    emit({"query": query, "results": [h.to_dict() for h in hits]},
+         lambda _: _hits_text(hits, explain), as_json)
+
+
+def _related_text(items: list[Related], explain: bool) -> str:
+    """One line per related note, with its first reason (all with --explain)."""
+    if not items:
+        return "No related notes."
+    rows = []
+    for item in items:
+        first = item.reasons[0] if item.reasons else ""
+        rows.append(f"{item.score:7.3f}  [[{item.id}]]  ({item.type}) {'' if explain else first}")
+        rows += [f"         - {reason}" for reason in item.reasons] if explain else []
+    return "\n".join(row.rstrip() for row in rows)
+
+
+@cli.command("related")
+@click.argument("note")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--depth", default=2, show_default=True, type=click.IntRange(1, 6),
+              help="How many links away candidates may be.")
+@click.option("--explain", is_flag=True, help="Show every reason.")
+@json_option
+@with_vault
+def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bool,
+                    as_json: bool) -> None:
+    """Entries related to NOTE through links, shared neighbours, tags and recency.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault related "Use PaddleOCR" --explain
+    """
+    note_id = vault.note(note).id
+    items = related(vault.graph, note_id, limit=limit, depth=depth)
+    emit({"note": note_id, "results": [i.to_dict() for i in items]},
+         lambda _: _related_text(items, explain), as_json)
+
+
+@cli.command("index")
+@click.option("--write", is_flag=True, help="Write the index notes into the vault.")
+@json_option
+@with_vault
+def index_command(vault: Vault, write: bool, as_json: bool) -> None:
+    """The memory's navigation: a root index of categories and one index per category.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault index
+    """
+    pages = build_indexes(vault)
+    if write:
+        results = write_indexes(vault, pages)
+        emit({"results": [r.to_dict() for r in results]},
+             lambda _: "\n".join(f"{r.action} {r.path}" for r in results), as_json)
+        return
+    emit({"pages": {path: text for path, text in pages.items()}},
+         lambda _: "\n\n".join(pages.values()).rstrip("\n"), as_json)

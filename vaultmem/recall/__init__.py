@@ -1,0 +1,1 @@
+"""Finding memory: search, related entries, index notes."""

@@ -1,0 +1,138 @@
+"""Entries related to a note, from the graph: links, shared neighbours, tags and recency."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+import networkx as nx
+
+from ..model import Json
+
+LINK_WEIGHT = 2.0
+TAG_WEIGHT = 1.5
+RECENT_DAYS = 30
+RECENT_WEIGHT = 0.3
+SKIP_TYPES = {"missing", "attachment"}
+GROUP_TYPES = {"project": "same project", "person": "same person", "agent": "same agent"}
+
+
+@dataclass
+class Related:
+    """A related note, its score and the reasons."""
+
+    id: str
+    title: str
+    type: str
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> Json:
+        """The ``related --json`` result shape."""
+        return asdict(self)
+
+
+def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
+            today: dt.date | None = None) -> list[Related]:
+    """Notes related to ``note``, best first (ties by id).
+
+    Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
+    undirected graph (a shared rare neighbour counts more than a shared hub), shared tags
+    (Jaccard), and recency. Candidates are the notes within ``depth`` links and those sharing
+    a tag.
+
+    >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
+    >>> nx.set_node_attributes(g, {n: {"type": "note", "title": n, "tags": []} for n in g})
+    >>> [(r.id, r.reasons) for r in related(g, "A")]
+    [('C', ['[[A]] links to it']), ('P', ['[[A]] links to it']), ('B', ['both link [[P]]'])]
+    """
+    if note not in graph:
+        raise nx.NodeNotFound(f"node {note!r} is not in the graph")
+    if depth < 1 or limit < 1:
+        raise ValueError("depth and limit must be 1 or more")
+    undirected = graph.to_undirected(as_view=True)
+    scores: dict[str, float] = defaultdict(float)
+    reasons: dict[str, list[str]] = defaultdict(list)
+    _links(graph, note, scores, reasons)
+    _shared_neighbours(graph, undirected, note, scores, reasons)
+    _farther(undirected, note, depth, scores)
+    _tags(graph, note, scores, reasons)
+    _recency(graph, scores, reasons, today or dt.date.today())
+    found = [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""),
+                     round(s, 4), reasons[n])
+             for n, s in scores.items() if n != note and _eligible(graph, n)]
+    return sorted(found, key=lambda r: (-r.score, r.id))[:limit]
+
+
+def _eligible(graph: nx.DiGraph, node: str) -> bool:
+    """Notes, not missing targets or attachments."""
+    return graph.nodes[node].get("type") not in SKIP_TYPES
+
+
+def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
+           reasons: dict[str, list[str]]) -> None:
+    """Direct links, both ways."""
+    title = graph.nodes[note].get("title", note)
+    for target in graph.successors(note):
+        scores[target] += LINK_WEIGHT
+        reasons[target].append(f"[[{title}]] links to it")
+    for source in graph.predecessors(note):
+        scores[source] += LINK_WEIGHT
+        reasons[source].append(f"links to [[{title}]]")
+
+
+def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
+                       scores: dict[str, float], reasons: dict[str, list[str]]) -> None:
+    """Adamic-Adar: each shared neighbour w adds 1 / log(degree of w)."""
+    shared: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for middle in undirected[note]:
+        degree = undirected.degree(middle)
+        if degree < 2:
+            continue
+        for other in undirected[middle]:
+            if other != note:
+                scores[other] += 1 / math.log(degree)
+                shared[other].append((degree, middle))
+    for other, middles in shared.items():
+        for _, middle in sorted(middles)[:2]:
+            data = graph.nodes[middle]
+            label = GROUP_TYPES.get(data.get("type", ""), "both link")
+            reasons[other].append(f"{label} [[{data.get('title', middle)}]]")
+
+
+def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, float]) -> None:
+    """Notes within ``depth`` links become candidates (with what they scored so far)."""
+    if depth <= 2:
+        return
+    for other in nx.single_source_shortest_path_length(undirected, note, cutoff=depth):
+        scores[other] += 0.0
+
+
+def _tags(graph: nx.DiGraph, note: str, scores: dict[str, float],
+          reasons: dict[str, list[str]]) -> None:
+    """Shared tags, by Jaccard similarity of the two tag sets."""
+    mine = set(graph.nodes[note].get("tags") or [])
+    if not mine:
+        return
+    for other, data in graph.nodes(data=True):
+        theirs = set(data.get("tags") or [])
+        common = mine & theirs
+        if common and other != note:
+            scores[other] += TAG_WEIGHT * len(common) / len(mine | theirs)
+            reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in sorted(common)))
+
+
+def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, list[str]],
+             today: dt.date) -> None:
+    """Candidates dated in the last 30 days rank a little higher."""
+    for other in scores:
+        date = graph.nodes[other].get("date")
+        try:
+            age = (today - dt.date.fromisoformat(str(date)[:10])).days
+        except ValueError:
+            continue
+        if 0 <= age < RECENT_DAYS:
+            scores[other] += RECENT_WEIGHT * (1 - age / RECENT_DAYS)
+            reasons[other].append(f"recent ({date})")

@@ -1,0 +1,168 @@
+"""Hybrid search: BM25 over weighted fields, fuzzy names, and links around the strongest hits."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from ..model import Json
+from ..read.record import search_doc_of
+from ..vault import Vault
+from .doc import link_term
+from .inverted import Meta, Posting, SearchIndex
+from .text import tokens
+
+K1, B = 1.2, 0.75
+FUZZY_CUTOFF = 75
+FUZZY_WEIGHT = 0.6
+GRAPH_WEIGHT = 0.25
+STRONG = 5
+MAX_GRAPH_REASONS = 2
+SNIPPET = 160
+
+
+@dataclass
+class Hit:
+    """One search result and why it was chosen."""
+
+    id: str
+    path: str
+    title: str
+    type: str
+    score: float
+    line: int | None = None
+    snippet: str = ""
+    reasons: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> Json:
+        """The ``search --json`` result shape."""
+        return asdict(self)
+
+
+@dataclass
+class Filters:
+    """Which notes may be returned."""
+
+    type: str | None = None
+    tag: str | None = None
+    status: str | None = None
+    since: str | None = None
+    folder: str | None = None
+
+    def allows(self, note_id: str, meta: Meta) -> bool:
+        """True when the note passes every filter given."""
+        kind, status, date, tags, _ = meta
+        tag = (self.tag or "").lstrip("#").casefold()
+        return ((not self.type or kind == self.type.casefold())
+                and (not tag or any(t == tag or t.startswith(tag + "/") for t in tags))
+                and (not self.status or status == self.status.casefold())
+                and (not self.since or (bool(date) and date[:10] >= self.since))
+                and (not self.folder or note_id.startswith(self.folder.strip("/") + "/")))
+
+
+def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]],
+                                                         dict[str, Meta]]:
+    """BM25 score, matched terms and metadata of every note holding a query term."""
+    scores: dict[str, float] = defaultdict(float)
+    matched: dict[str, list[str]] = defaultdict(list)
+    metas: dict[str, Meta] = {}
+    for term in dict.fromkeys(terms):
+        postings: list[Posting] = index.postings(term)
+        idf = index.idf(len(postings))
+        for post in postings:
+            norm = K1 * (1 - B + B * post.length / index.average)
+            scores[post.id] += idf * post.count * (K1 + 1) / (post.count + norm)
+            matched[post.id].append(term)
+            metas[post.id] = post.meta
+    return scores, matched, metas
+
+
+def fuzzy_names(index: SearchIndex, query: str) -> dict[str, tuple[float, str]]:
+    """Notes whose title or an alias is close to the whole query: (0..1, the name)."""
+    names = {f"{note_id}\x00{name}": name for note_id, meta in index.documents()
+             for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
+    found: dict[str, tuple[float, str]] = {}
+    for name, score, key in process.extract(query, names, scorer=fuzz.WRatio, limit=20,
+                                            score_cutoff=FUZZY_CUTOFF, processor=str.casefold):
+        note_id = key.split("\x00")[0]
+        value = (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF)
+        if value > found.get(note_id, (-1.0, ""))[0]:
+            found[note_id] = (value, name)
+    return found
+
+
+def search(vault: Vault, query: str, *, filters: Filters | None = None,
+           limit: int = 10) -> list[Hit]:
+    """The notes that best answer ``query``, best first (ties by id), with reasons."""
+    filters = filters or Filters()
+    index = vault.search_index
+    terms = tokens(query)
+    scores, matched, metas = bm25(index, terms)
+    top = max(scores.values(), default=0.0) or 1.0
+    combined = {note_id: score / top for note_id, score in scores.items()}
+    reasons: dict[str, list[str]] = defaultdict(list)
+    for note_id, words in matched.items():
+        reasons[note_id].append("matches " + ", ".join(sorted(set(words))))
+    for note_id, (value, name) in fuzzy_names(index, query).items():
+        combined[note_id] = combined.get(note_id, 0.0) + FUZZY_WEIGHT * value
+        reasons[note_id].insert(0, f"name {name!r} is close to the query")
+    _graph_evidence(vault, index, combined, reasons)
+    ranked = sorted(combined.items(), key=lambda item: (-item[1], item[0]))
+    allowed = [(i, s) for i, s in ranked if i in vault.notes and
+               filters.allows(i, metas.get(i) or _meta(vault, i))]
+    return [_hit(vault, note_id, score, terms, reasons[note_id])
+            for note_id, score in allowed[:limit]]
+
+
+def _meta(vault: Vault, note_id: str) -> Meta:
+    """Metadata of a note found only through links."""
+    return search_doc_of(vault.index.notes.entries[note_id])[4]
+
+
+def _graph_evidence(vault: Vault, index: SearchIndex, combined: dict[str, float],
+                    reasons: dict[str, list[str]]) -> None:
+    """Notes linked to or from the strongest hits rank up."""
+    strong = sorted(combined.items(), key=lambda item: (-item[1], item[0]))[:STRONG]
+    for hit_id, hit_score in strong:
+        if hit_id not in vault.notes:
+            continue
+        title = hit_id.rsplit("/", 1)[-1]
+        backlinks = {p.id for p in index.postings(link_term(title))} - {hit_id}
+        outgoing = {link.resolved for link in vault.notes[hit_id].links
+                    if link.resolved in vault.notes and link.resolved != hit_id}
+        for other in sorted(backlinks | outgoing):
+            combined[other] = combined.get(other, 0.0) + GRAPH_WEIGHT * hit_score
+            how = "links to" if other in backlinks else "linked from"
+            if sum("a strong hit" in r for r in reasons[other]) < MAX_GRAPH_REASONS:
+                reasons[other].append(f"{how} [[{title}]], a strong hit")
+
+
+def _hit(vault: Vault, note_id: str, score: float, terms: list[str],
+         reasons: list[str]) -> Hit:
+    """A result with its best matching line and a snippet of it."""
+    note = vault.notes[note_id]
+    _, _, body, body_line, _ = search_doc_of(vault.index.notes.entries[note_id])
+    line, snippet = best_line(body, terms)
+    return Hit(note.id, note.path, note.title, note.type, round(score, 4),
+               body_line + line if line else None, snippet, reasons)
+
+
+def best_line(body: str, terms: list[str]) -> tuple[int, str]:
+    """(1-based line within ``body``, snippet) of the line holding most query terms.
+
+    >>> best_line("intro\\nwe use PaddleOCR for receipts\\nend", ["paddleocr", "receipt"])
+    (2, 'we use PaddleOCR for receipts')
+    """
+    wanted = set(terms)
+    best, best_count = 0, 0
+    lines = body.splitlines()
+    for number, text in enumerate(lines, start=1):
+        count = len(wanted & set(tokens(text))) if wanted else 0
+        if count > best_count:
+            best, best_count = number, count
+    if not best:
+        return 0, ""
+    text = lines[best - 1].strip()
+    return best, text if len(text) <= SNIPPET else text[: SNIPPET - 1].rsplit(" ", 1)[0] + "…"

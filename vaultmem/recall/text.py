@@ -1,0 +1,65 @@
+"""Words for search: lower-case, light English stemming, character bigrams for CJK text."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+STOP = frozenset(
+    "a an and are as at be but by for from has have he her his i in is it its of on or our "
+    "she so that the their them they this to was we were what when where which who will with "
+    "you your".split()
+)
+SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "nesses", "ments", "ation",
+            "ings", "ness", "ment", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A light English stem, so that word forms meet (``decided`` and ``decides`` -> ``decid``).
+
+    >>> [stem(w) for w in ("decide", "decided", "decisions", "running", "runs", "bookkeepers")]
+    ['decid', 'decid', 'decision', 'run', 'run', 'bookkeep']
+    """
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                base += "y"
+            elif suffix in ("ing", "ed", "er", "ers", "ings") and len(base) > 3 and \
+                    base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]
+            return base
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def tokens(text: str) -> list[str]:
+    """Search terms of ``text``: stemmed words, and CJK characters and bigrams.
+
+    >>> tokens("Lucy decided: 使用 PaddleOCR 识别发票")
+    ['lucy', 'decid', '使', '用', '使用', 'paddleocr', '识', '别', '发', '票', '识别', '别发', '发票']
+    """
+    out: list[str] = []
+    for word in WORD.findall(unicodedata.normalize("NFKC", text).casefold()):
+        if CJK.search(word):
+            out.extend(_cjk_terms(word))
+        elif word not in STOP:
+            out.append(stem(word))
+    return out
+
+
+def _cjk_terms(word: str) -> list[str]:
+    """Characters and character bigrams of the CJK runs in ``word``; other parts as words."""
+    out: list[str] = []
+    for part in re.split(f"({CJK.pattern})", word):
+        if not part:
+            continue
+        if CJK.fullmatch(part):
+            out.extend(part)
+            out.extend(part[i : i + 2] for i in range(len(part) - 1))
+        elif part not in STOP:
+            out.append(stem(part))
+    return out
