@@ -12,6 +12,8 @@ from .model import Finding, Link, Note
 from .vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
+FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
+              "parse-error")
 
 
 def finding(kind: str, note: str, line: int | None, message: str, suggestion: str,
@@ -37,19 +39,22 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
                       "", problem.message)
 
 
-def link_findings(vault: Vault) -> Iterator[Finding]:
+def link_findings(vault: Vault, *, suggest: bool = True) -> Iterator[Finding]:
     """Broken links, ambiguous links, and links to headings or blocks that do not exist."""
+    hints = Suggester(vault) if suggest else None
     for note in vault.notes.values():
         for link in note.links:
-            yield from _check_link(vault, note, link)
+            yield from _check_link(vault, note, link, hints)
 
 
-def _check_link(vault: Vault, note: Note, link: Link) -> Iterator[Finding]:
+def _check_link(vault: Vault, note: Note, link: Link,
+                hints: Suggester | None) -> Iterator[Finding]:
     """The findings for one link."""
     where = f"{note.path}:{link.line}"
     if link.resolved is None:
+        hint = hints.suggest(link.target) if hints else ""
         yield finding("broken-link", note.id, link.line, f"{where}: {link.raw} does not resolve",
-                      _suggest(vault, link.target), link.raw)
+                      hint, link.raw)
         return
     if link.ambiguous:
         yield finding("ambiguous-link", note.id, link.line,
@@ -85,18 +90,24 @@ def _heading_key(text: str) -> str:
     return re.sub(r"[\s#|^:\[\]]+", " ", text).strip().lower()
 
 
-def _suggest(vault: Vault, target: str) -> str:
-    """An alias that matches exactly, else the closest titles."""
-    name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    for note in vault.notes.values():
-        if name in (alias.lower() for alias in note.aliases):
-            return (f"{target!r} is an alias of [[{note.id}]]: "
-                    f"write [[{note.title}|{target}]]")
-    titles = {note.id: note.title for note in vault.notes.values()}
-    hits = process.extract(name, titles, scorer=fuzz.WRatio, limit=2, score_cutoff=75)
-    if hits:
-        return "did you mean " + " or ".join(f"[[{key}]]" for _, _, key in hits) + "?"
-    return "create the note or fix the link"
+class Suggester:
+    """Fixes for broken links: an alias that matches exactly, else the closest titles."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.aliases = {alias.lower(): note for note in vault.notes.values()
+                        for alias in reversed(note.aliases)}
+        self.titles = {note.id: note.title for note in vault.notes.values()}
+
+    def suggest(self, target: str) -> str:
+        """How to fix a link to ``target``."""
+        name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        note = self.aliases.get(name)
+        if note is not None:
+            return f"{target!r} is an alias of [[{note.id}]]: write [[{note.title}|{target}]]"
+        hits = process.extract(name, self.titles, scorer=fuzz.WRatio, limit=2, score_cutoff=75)
+        if hits:
+            return "did you mean " + " or ".join(f"[[{key}]]" for _, _, key in hits) + "?"
+        return "create the note or fix the link"
 
 
 def orphan_findings(vault: Vault) -> list[Finding]:

@@ -19,8 +19,8 @@ def scan_summary(vault: Vault) -> Json:
     links = [link for note in notes for link in note.links]
     attachments = set(vault.index.attachments)
     stats = vault.index.stats
-    problems = [p.__class__.__name__ and _problem(p) for p in vault.index.problems]
-    link_issues = [f.to_dict() for f in link_findings(vault)
+    problems = [_problem(p) for p in vault.index.problems]
+    link_issues = [f.to_dict() for f in link_findings(vault, suggest=False)
                    if f.kind in ("broken-link", "ambiguous-link")]
     return {
         "vault": str(vault.root),

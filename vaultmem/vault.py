@@ -16,9 +16,9 @@ from .errors import NoteNotFound
 from .graph import build_graph
 from .model import Link, Note
 from .read.cache import Cache, refresh
-from .recall.inverted import SearchIndex, load_index
 from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
+from .recall.inverted import SearchIndex, load_index
 
 
 class Vault:

@@ -70,7 +70,7 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
 def emit(data: Any, text: Callable[[Any], str], as_json: bool) -> None:
     """Print ``data`` as JSON or through its text renderer."""
     if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
         click.echo(text(data))
 

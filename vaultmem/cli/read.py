@@ -11,7 +11,7 @@ from .. import report
 from ..errors import UsageError
 from ..export import export_graph
 from ..graph import neighbourhood
-from ..lint import KINDS, lint
+from ..lint import FILE_KINDS, KINDS, lint
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 
@@ -82,6 +82,10 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: boo
     Example:
       vaultmem --vault sample_vault lint --check
     """
+    unknown = sorted(set(kinds) - set(KINDS) - set(FILE_KINDS))
+    if unknown:
+        raise UsageError(f"unknown --kind {', '.join(unknown)}; use one of "
+                         f"{', '.join(KINDS + FILE_KINDS)}")
     findings = [f for f in lint(vault) if not kinds or f.kind in kinds]
     if as_json:
         emit({"findings": [f.to_dict() for f in findings]}, str, True)

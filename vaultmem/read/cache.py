@@ -26,8 +26,9 @@ PACKAGE = Path(__file__).resolve().parents[1]
 def code_stamp() -> str:
     """A hash of the parsing code, so a changed parser never reuses old results."""
     digest = hashlib.sha256()
-    for source in sorted([PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
-                          PACKAGE / "recall" / "text.py", *(PACKAGE / "read").glob("*.py")]):
+    sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
+               PACKAGE / "recall" / "text.py", *(PACKAGE / "read").glob("*.py")]
+    for source in sorted(sources):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,9 +12,13 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from ..model import Json, Link, Problem, Tag
-from .syntax import split_wikilink
+from .inline import split_wikilink
 
 HANDLER = YAMLHandler()
+MAX_DEPTH = 40
+MAX_SOURCE = 256 * 1024
+MAX_ALIASES = 64
+ALIAS = re.compile(r"(?:^|[\s\[{,:-])\*[^\s,\]}]+", re.MULTILINE)
 PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}|<%.*?%>")
 LIST_KEYS = {"tags": ("tags", "tag"), "aliases": ("aliases", "alias")}
 
@@ -44,20 +49,28 @@ def split(text: str) -> tuple[list[str] | None, int]:
     return None, 0
 
 
-def normalise(value: Any) -> Any:
-    """YAML values as JSON-ready data: dates to ISO strings, keys to strings.
+class TooDeep(ValueError):
+    """Frontmatter nested deeper than any note needs (or a self-referencing YAML alias)."""
+
+
+def normalise(value: Any, depth: int = 0) -> Any:
+    """YAML values as JSON-ready data: dates to ISO strings, keys to strings, NaN as text.
 
     >>> normalise({"date": dt.date(2026, 8, 20), 1: [dt.datetime(2026, 1, 2, 3, 4)]})
     {'date': '2026-08-20', '1': ['2026-01-02T03:04:00']}
     """
+    if depth > MAX_DEPTH:
+        raise TooDeep(f"nested more than {MAX_DEPTH} levels")
     if isinstance(value, dt.date | dt.datetime):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): normalise(v) for k, v in value.items()}
+        return {str(k): normalise(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
-        return [normalise(v) for v in value]
+        return [normalise(v, depth + 1) for v in value]
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     return value
 
 
@@ -67,16 +80,27 @@ def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
     result = Frontmatter(body_line=body_line)
     if lines is None:
         return result
+    source = "\n".join(lines)
+    if len(source) > MAX_SOURCE or (source.count("*") > MAX_ALIASES and ALIAS.search(source)):
+        result.problems.append(Problem(path, "frontmatter", "frontmatter too large or with too "
+                                       "many YAML aliases to read safely; simplify it", 2))
+        return result
     try:
-        loaded = HANDLER.load("\n".join(lines))
+        loaded = HANDLER.load(source)
+        data = normalise(loaded or {}) if isinstance(loaded, dict) or loaded is None else None
     except yaml.YAMLError as exc:
         result.problems.append(_yaml_problem(path, exc, len(lines)))
         return result
-    if loaded is not None and not isinstance(loaded, dict):
+    except (ValueError, RecursionError) as exc:  # huge ints, self-referencing aliases
+        result.problems.append(Problem(path, "frontmatter", f"frontmatter cannot be read "
+                                       f"({exc.__class__.__name__}: {str(exc)[:80]}); "
+                                       "simplify the properties", 2))
+        return result
+    if data is None:
         result.problems.append(Problem(path, "frontmatter", "frontmatter is not a list of "
                                        "properties (key: value); fix it in Obsidian", 2))
         return result
-    result.data = normalise(loaded or {})
+    result.data = data
     result.tags = _tags(result.data, lines)
     result.aliases = _strings(result.data, LIST_KEYS["aliases"])
     result.links = _links(result.data, lines)
@@ -123,12 +147,17 @@ def key_line(lines: list[str], key: str) -> int:
 
 
 def _strings(data: Json, keys: tuple[str, ...]) -> list[str]:
-    """Values of the first present key among ``keys`` as a list of strings."""
+    """Values of the first present key among ``keys`` as a list of strings.
+
+    Only text and numbers count (a mapping or a nested list is not a tag or an alias).
+    """
     for key in keys:
         if key in data and data[key] is not None:
             value = data[key]
-            items = value if isinstance(value, list) else str(value).split(",")
-            return [str(item).strip() for item in items if str(item).strip()]
+            items = value if isinstance(value, list) else str(value).split(",") \
+                if isinstance(value, str | int | float) else []
+            return [str(item).strip() for item in items
+                    if isinstance(item, str | int | float) and str(item).strip()]
     return []
 
 

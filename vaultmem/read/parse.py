@@ -11,7 +11,8 @@ from markdown_it.token import Token
 from ..config import Config
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 from . import frontmatter
-from .syntax import make_parser, split_wikilink
+from .inline import split_wikilink
+from .syntax import make_parser
 from .types import daily_of, in_folder, note_type
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -19,6 +20,7 @@ TASK = re.compile(r"\[(.)\][ \t]+(.*)", re.DOTALL)
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 DRAWING = re.compile(r"^#{1,2} Drawing\s*$", re.MULTILINE)
 PARSER = make_parser()
+LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
@@ -50,6 +52,8 @@ def parse_with_body(path: str, data: bytes, config: Config) -> tuple[Note, str, 
         note.type = note_type(note_id, path, None, config)
         return note, "", 0
     text = text.removeprefix("\ufeff")
+    if "\r" in text:
+        text = LONE_CR.sub("\n", text)  # classic Mac line endings; CRLF keeps its \r
     in_templates = config.templates_folder is not None and in_folder(path, config.templates_folder)
     meta = frontmatter.parse(path, text, check_placeholders=not in_templates)
     note.frontmatter, note.aliases, note.tags = meta.data, meta.aliases, meta.tags

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from ..config import Config
 from ..model import Note, Problem
-from .cache import Cache, Entries
 from ..recall.doc import meta_of, search_doc
+from .cache import Cache, Entries
 from .parse import parse_with_body
 from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from .resolve import Resolver

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..config import Config
+from ..errors import ConfigError
 from ..model import Problem
 from .types import in_folder
 
@@ -95,6 +96,12 @@ def _ignore_matcher(filters: list[str]) -> re.Pattern[str] | None:
     parts = []
     for item in filters:
         if len(item) > 1 and item.startswith("/") and item.endswith("/"):
+            try:
+                re.compile(item[1:-1])
+            except re.error as exc:
+                raise ConfigError(f"excluded files filter {item!r} in .obsidian/app.json is not "
+                                  f"a valid regular expression ({exc}); fix it in Obsidian's "
+                                  "settings") from exc
             parts.append(f"(?:.*?(?:{item[1:-1]}))")
         else:
             parts.append(re.escape(item.lstrip("/")))

@@ -131,7 +131,8 @@ def _graph_evidence(vault: Vault, index: SearchIndex, combined: dict[str, float]
         title = hit_id.rsplit("/", 1)[-1]
         backlinks = {p.id for p in index.postings(link_term(title))} - {hit_id}
         outgoing = {link.resolved for link in vault.notes[hit_id].links
-                    if link.resolved in vault.notes and link.resolved != hit_id}
+                    if link.resolved is not None and link.resolved in vault.notes
+                    and link.resolved != hit_id}
         for other in sorted(backlinks | outgoing):
             combined[other] = combined.get(other, 0.0) + GRAPH_WEIGHT * hit_score
             how = "links to" if other in backlinks else "linked from"
