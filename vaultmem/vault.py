@@ -102,10 +102,12 @@ class Vault:
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")
 
-    def refresh(self, rel: str, mtime_ns: int, size: int) -> None:
+    def refresh(self, rel: str) -> None:
         """Re-parse one file vaultmem just wrote into the cache; forget the in-memory index."""
         if self.use_cache:
-            infos = [FileInfo(rel, mtime_ns, size)]
+            stat = os.stat(self.root / rel)
+            infos = [FileInfo(rel, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
+                              inode=stat.st_ino)]
             refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
                                                                                  infos)))
         for cached in ("index", "graph", "search_index"):

@@ -13,14 +13,14 @@ from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 
 GENERATED = 1
 HAS_PROBLEMS = 2
-# (mtime_ns, size, flags, marshalled record, marshalled search doc)
-Entry = tuple[int, int, int, bytes, bytes]
+# (mtime_ns, size, flags, marshalled record, marshalled search doc, (ctime_ns, inode))
+Entry = tuple[int, int, int, bytes, bytes, tuple[int, int]]
 # A search document: (term counts, length, body text, 0-based line the body starts at,
 # metadata for filters: (type, status, date, tags, aliases))
 SearchDoc = tuple[dict[str, int], int, str, int, tuple[str, str, str, list[str], list[str]]]
 
 
-def encode(note: Note, search: SearchDoc) -> Entry:
+def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) -> Entry:
     """The cache entry for a parsed note."""
     record = (
         note.id, note.path, note.title, note.type, note.date, note.frontmatter,
@@ -35,7 +35,8 @@ def encode(note: Note, search: SearchDoc) -> Entry:
         note.generated,
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
-    return note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search)
+    return (note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search),
+            identity)
 
 
 def decode(entry: Entry) -> Note:

@@ -8,6 +8,7 @@ folder wins, else the shortest path (ties: alphabetical). More than one candidat
 from __future__ import annotations
 
 import posixpath
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -28,7 +29,7 @@ class Resolver:
         >>> r.resolve("note", "b/Src"), r.resolve("X.png", "b/Src"), r.resolve("", "b/Src")
         (('b/Note', True), ('img/x.png', False), ('b/Src', False))
         """
-        path = linkpath.strip().lstrip("/")
+        path = nfc(linkpath.strip().lstrip("/"))
         if not path:
             return source, False
         folder = posixpath.dirname(source)
@@ -62,6 +63,11 @@ class Resolver:
         return f"[[{text}]]"
 
 
+def nfc(text: str) -> str:
+    """Unicode NFC form (file names from macOS are often NFD; links are typed in NFC)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 class _Table:
     """Paths indexed by lower-case full path and by lower-case file name."""
 
@@ -71,8 +77,8 @@ class _Table:
         self.by_name: dict[str, list[str]] = defaultdict(list)
         for path in sorted(paths):
             self.exact.add(path)
-            self.by_path[path.lower()].append(path)
-            self.by_name[posixpath.basename(path).lower()].append(path)
+            self.by_path[nfc(path).lower()].append(path)
+            self.by_name[posixpath.basename(nfc(path)).lower()].append(path)
 
     def find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """The best match for ``path`` seen from ``folder``, and whether it was ambiguous."""

@@ -119,7 +119,8 @@ def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInf
     todo: list[FileInfo] = []
     for info in sources:
         hit = old.get(info.path)
-        if hit is not None and hit[0] == info.mtime_ns and hit[1] == info.size:
+        if hit is not None and hit[:2] == (info.mtime_ns, info.size) and \
+                hit[5] == (info.change_ns, info.inode):
             entries[info.path] = hit
         else:
             todo.append(info)
@@ -151,24 +152,33 @@ def _report(results: Iterator[list[tuple[str, Entry]]], progress: Progress | Non
 
 
 def parse_files(config: Config, infos: list[FileInfo]) -> list[tuple[str, Entry]]:
-    """Read and parse files into cache entries; an unreadable file becomes a problem note.
+    """Read and parse files into cache entries; a file that cannot be read or parsed becomes
+    a note with a problem (its mtime 0, so the next scan tries it again)."""
+    return [(info.path, _parse_file(config, info)) for info in infos]
 
-    An unreadable file gets mtime 0 so the next scan tries it again.
-    """
-    done = []
-    for info in infos:
-        try:
-            with open(os.path.join(config.root, info.path), "rb") as handle:
-                data = handle.read()
-        except OSError as exc:
-            note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
-            note.problems.append(Problem(info.path, "unreadable", f"cannot read: {exc}", None))
-            done.append((info.path, encode(note, ({}, 0, "", 0, meta_of(note)))))
-            continue
+
+def _parse_file(config: Config, info: FileInfo) -> Entry:
+    """One file's cache entry."""
+    try:
+        with open(os.path.join(config.root, info.path), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return _failed_entry(info, "unreadable", f"cannot read: {exc}")
+    try:
         note, body, _ = parse_with_body(info.path, data, config)
-        note.mtime_ns, note.size = info.mtime_ns, info.size
-        terms, length = search_doc(note, body)
-        unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
-        text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
-        done.append((info.path, encode(note, (terms, length, text, 0, meta_of(note)))))
-    return done
+    except Exception as exc:  # a parser bug must cost one note, never the scan
+        return _failed_entry(info, "parse-error", f"could not be parsed ({exc.__class__.__name__}:"
+                             f" {str(exc)[:80]}); please report it")
+    note.mtime_ns, note.size = info.mtime_ns, info.size
+    terms, length = search_doc(note, body)
+    unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
+    text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
+    search = (terms, length, text, 0, meta_of(note))
+    return encode(note, search, (info.change_ns, info.inode))
+
+
+def _failed_entry(info: FileInfo, kind: str, message: str) -> Entry:
+    """The entry of a note that could not be read or parsed."""
+    note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
+    note.problems.append(Problem(info.path, kind, message, None))
+    return encode(note, ({}, 0, "", 0, meta_of(note)))

@@ -20,6 +20,8 @@ class FileInfo:
     mtime_ns: int
     size: int
     role: str = "source"  # source | template | excluded
+    change_ns: int = 0  # ctime and inode: a rewrite that keeps mtime and size still shows
+    inode: int = 0
 
 
 @dataclass
@@ -88,7 +90,8 @@ def _stat(entry: os.DirEntry[str], path: str, listing: Listing) -> FileInfo | No
     except OSError as exc:
         listing.problems.append(Problem(path, "unreadable", f"cannot read: {exc}", None))
         return None
-    return FileInfo(path, stat.st_mtime_ns, stat.st_size)
+    return FileInfo(path, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
+                    inode=stat.st_ino)
 
 
 def _ignore_matcher(filters: list[str]) -> re.Pattern[str] | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -102,7 +101,6 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
 def confirm(vault: Vault, rel: str, meant: str) -> list[str]:
     """Re-read the written file into the parse cache; say so if it already changed again."""
     path = vault.root / rel
-    stat = os.stat(path)
     again = path.read_bytes() != meant.encode("utf-8")
-    vault.refresh(rel, stat.st_mtime_ns, stat.st_size)
+    vault.refresh(rel)
     return [f"{rel} was changed again by another editor right after this write"] if again else []
