@@ -7,17 +7,19 @@ import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import networkx as nx
 from rapidfuzz import fuzz, process
 
 from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
-from .graph import build_graph
 from .model import Link, Note
 from .read.cache import Cache, refresh
 from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
+
+if TYPE_CHECKING:
+    import networkx as nx
 from .recall.inverted import SearchIndex, load_index
 
 
@@ -53,6 +55,8 @@ class Vault:
     @functools.cached_property
     def graph(self) -> nx.DiGraph:
         """The link graph (see :func:`vaultmem.graph.build_graph`)."""
+        from .graph import build_graph  # networkx is imported only when a graph is needed
+
         return build_graph(self.index.notes, self.index.other)
 
     @functools.cached_property

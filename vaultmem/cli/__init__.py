@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -48,8 +49,25 @@ class BadUsage(click.ClickException):
     exit_code = 2
 
 
+COMMANDS = {
+    "scan": "read", "show": "read", "graph": "read", "lint": "read",
+    "search": "recall", "related": "recall", "index": "recall",
+    "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
+    "lesson": "write", "write": "write", "read": "write",
+}
+
+
 class Group(click.Group):
-    """Turns library errors into one-line messages and exit codes, never tracebacks."""
+    """Loads a command's module on first use (so ``search`` starts fast) and turns library
+    errors into one-line messages and exit codes, never tracebacks."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in COMMANDS and name not in self.commands:
+            importlib.import_module(f"{__name__}.{COMMANDS[name]}")
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -118,5 +136,3 @@ def main() -> None:
     """Console entry point."""
     cli(prog_name="vaultmem")
 
-
-from . import read, recall, write  # noqa: E402,F401  (registers the commands)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import UsageError
-from ..recall.indexes import build_indexes, write_indexes
-from ..recall.related import Related, related
 from ..recall.search import Filters, Hit, search
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
+
+if TYPE_CHECKING:
+    from ..recall.related import Related
 
 
 def _hits_text(hits: list[Hit], explain: bool) -> str:
@@ -84,6 +86,8 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     Example:
       vaultmem --vault sample_vault related "Use PaddleOCR" --explain
     """
+    from ..recall.related import related  # networkx only for the commands that need it
+
     note_id = vault.note(note).id
     items = related(vault.graph, note_id, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
@@ -101,6 +105,8 @@ def index_command(vault: Vault, write: bool, as_json: bool) -> None:
     Example:
       vaultmem --vault sample_vault index
     """
+    from ..recall.indexes import build_indexes, write_indexes  # the writer only when needed
+
     pages = build_indexes(vault)
     if write:
         results = write_indexes(vault, pages)

@@ -13,7 +13,6 @@ from ..config import Config
 from ..model import Note, Problem
 from ..recall.doc import meta_of, search_doc
 from .cache import Cache, Entries
-from .parse import parse_with_body
 from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from .resolve import Resolver
 from .walk import FileInfo, list_vault
@@ -164,6 +163,8 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
             data = handle.read()
     except OSError as exc:
         return _failed_entry(info, "unreadable", f"cannot read: {exc}")
+    from .parse import parse_with_body  # markdown-it is imported only when parsing
+
     try:
         note, body, _ = parse_with_body(info.path, data, config)
     except Exception as exc:  # a parser bug must cost one note, never the scan
