@@ -1,0 +1,142 @@
+"""Search, related and index on the sample vault."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from vaultmem.recall.related import related
+from vaultmem.recall.search import Filters, search
+from vaultmem.vault import Vault
+
+from .conftest import SAMPLE, hash_tree
+from .test_cli import run
+
+
+@pytest.fixture(scope="module")
+def vault() -> Vault:
+    return Vault(SAMPLE, use_cache=False)
+
+
+def ids(hits: list) -> list[str]:  # type: ignore[type-arg]
+    return [hit.id for hit in hits]
+
+
+def test_keyword_query_finds_the_decision(vault: Vault) -> None:
+    hits = search(vault, "which OCR engine did we choose", limit=3)
+    assert "Decisions/Use PaddleOCR" in ids(hits)
+    top = hits[0]
+    assert (top.id, top.line) == ("MEMORY", 14)
+    assert top.snippet.startswith("- OCR engine: PaddleOCR")
+
+
+def test_word_forms_meet(vault: Vault) -> None:
+    assert ids(search(vault, "deciding prices", limit=1)) == ["Decisions/Charge per document"]
+    assert "People/Priya Nair" in ids(search(vault, "bookkeepers", limit=5))
+
+
+def test_typo_in_a_name(vault: Vault) -> None:
+    hits = search(vault, "Priya Niar", limit=1)
+    assert ids(hits) == ["People/Priya Nair"]
+    assert hits[0].reasons[0] == "name 'Priya Nair' is close to the query"
+
+
+def test_filters(vault: Vault) -> None:
+    decisions = search(vault, "ocr", filters=Filters(type="decision"))
+    assert {hit.type for hit in decisions} == {"decision"}
+    assert set(ids(decisions[:3])) == {"Decisions/Use PaddleOCR", "Decisions/Use Tesseract for OCR",
+                                       "Decisions/Add handwriting support"}
+    tagged = ids(search(vault, "pilot", filters=Filters(tag="customer")))
+    assert tagged and all(t in ("Daily/2026-11-25", "Daily/2026-11-27",
+                                "Meetings/2026-11-20 Pilot review") for t in tagged)
+    assert ids(search(vault, "ocr", filters=Filters(status="superseded"))) == [
+        "Decisions/Use Tesseract for OCR"]
+    assert ids(search(vault, "pilot", filters=Filters(since="2026-11-28", type="daily"))) == [
+        "Daily/2026-11-28"]
+    assert all(h.startswith("People/") for h in ids(search(vault, "ocr",
+                                                           filters=Filters(folder="People"))))
+
+
+def test_chinese_query(vault: Vault) -> None:
+    chinese = [note for note in vault.notes.values()
+               if any("\u4e00" <= c <= "\u9fff" for c in (SAMPLE / note.path).read_text())]
+    assert chinese
+    text = (SAMPLE / chinese[0].path).read_text()
+    run_ = next(word for word in text.split() if any("\u4e00" <= c <= "\u9fff" for c in word))
+    phrase = "".join(c for c in run_ if "\u4e00" <= c <= "\u9fff")[:3]
+    assert chinese[0].id in ids(search(vault, phrase, limit=3))
+
+
+def test_graph_evidence_brings_linked_notes(vault: Vault) -> None:
+    hits = search(vault, "deskew", limit=10)
+    rafael = next(h for h in hits if h.id == "Agents/Rafael")
+    assert any("a strong hit" in reason for reason in rafael.reasons)
+
+
+def test_results_are_deterministic(vault: Vault) -> None:
+    first = [h.to_dict() for h in search(vault, "pilot pricing decision")]
+    second = [h.to_dict() for h in search(Vault(SAMPLE, use_cache=False),
+                                          "pilot pricing decision")]
+    assert first == second
+
+
+def test_search_cli_json_and_cache(sample: Path) -> None:
+    code, out, _ = run(sample, "search", "deskew", "--json", "--limit", "2")
+    data = json.loads(out)
+    assert code == 0 and data["query"] == "deskew"
+    assert list(data["results"][0]) == ["id", "path", "title", "type", "score", "line",
+                                        "snippet", "reasons"]
+    run(sample, "daily", "Tried the new zebrafish scanner", "--date", "2026-11-29")
+    found = json.loads(run(sample, "search", "zebrafish", "--json")[1])["results"]
+    assert found[0]["id"] == "Daily/2026-11-29"
+    assert all("a strong hit" in " ".join(r["reasons"]) for r in found[1:])
+
+
+def test_no_results(sample: Path) -> None:
+    assert run(sample, "search", "qwertyuiop") == (0, "No results.\n", "")
+
+
+def test_related_reasons(vault: Vault) -> None:
+    items = related(vault.graph, "Decisions/Use Tesseract for OCR", limit=5,
+                    today=dt.date(2026, 11, 29))
+    paddle = next(i for i in items if i.id == "Decisions/Use PaddleOCR")
+    assert "links to [[Use Tesseract for OCR]]" in paddle.reasons
+    assert "[[Use Tesseract for OCR]] links to it" in paddle.reasons
+    lesson = related(vault.graph, "Lessons/Rafael - Deskew before OCR", limit=10,
+                     today=dt.date(2026, 11, 29))
+    reasons = {i.id: i.reasons for i in lesson}
+    assert "same agent [[Rafael]]" in reasons["Lessons/Rafael - Check currency symbol"]
+
+
+def test_related_cli(sample: Path) -> None:
+    code, out, _ = run(sample, "related", "Priya Nair", "--json", "--limit", "3")
+    data = json.loads(out)
+    assert (code, data["note"]) == (0, "People/Priya Nair")
+    assert [r["id"] for r in data["results"]][0] == "Projects/DataFlow"
+    assert run(sample, "related", "Nobody Here")[0] == 1
+
+
+def test_index_write_is_idempotent_and_not_memory(sample: Path) -> None:
+    code, out, _ = run(sample, "index", "--write")
+    assert code == 0 and out.splitlines()[0] == "updated _vaultmem/index/Memory index.md"
+    before = hash_tree(sample)
+    again = run(sample, "index", "--write")[1]
+    assert set(line.split()[0] for line in again.splitlines()) == {"unchanged"}
+    assert hash_tree(sample) == before
+    vault = Vault(sample)
+    assert "_vaultmem/index/Index - People" not in vault.notes
+    assert vault.index.other["_vaultmem/index/Index - People"] == "generated"
+    people = (sample / "_vaultmem/index/Index - People.md").read_text()
+    assert "- [[People/Lucy Tan|Lucy Tan]]" in people
+
+
+def test_index_refuses_to_overwrite_a_users_note(sample: Path) -> None:
+    folder = sample / "_vaultmem" / "index"
+    folder.mkdir(parents=True)
+    (folder / "Memory index.md").write_text("my own notes\n")
+    code, _, err = run(sample, "index", "--write")
+    assert code == 1 and "was not generated by vaultmem" in err
+    assert (folder / "Memory index.md").read_text() == "my own notes\n"
