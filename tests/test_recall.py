@@ -50,8 +50,9 @@ def test_filters(vault: Vault) -> None:
     assert set(ids(decisions[:3])) == {"Decisions/Use PaddleOCR", "Decisions/Use Tesseract for OCR",
                                        "Decisions/Add handwriting support"}
     tagged = ids(search(vault, "pilot", filters=Filters(tag="customer")))
-    assert tagged and all(t in ("Daily/2026-11-25", "Daily/2026-11-27",
-                                "Meetings/2026-11-20 Pilot review") for t in tagged)
+    assert "Meetings/2026-11-20 Pilot review" in tagged  # tagged customer/priya
+    assert all(any(t.split("/")[0] == "customer" for t in vault.notes[i].tag_names())
+               for i in tagged)
     assert ids(search(vault, "ocr", filters=Filters(status="superseded"))) == [
         "Decisions/Use Tesseract for OCR"]
     assert ids(search(vault, "pilot", filters=Filters(since="2026-11-28", type="daily"))) == [
@@ -115,7 +116,7 @@ def test_related_cli(sample: Path) -> None:
     code, out, _ = run(sample, "related", "Priya Nair", "--json", "--limit", "3")
     data = json.loads(out)
     assert (code, data["note"]) == (0, "People/Priya Nair")
-    assert [r["id"] for r in data["results"]][0] == "Projects/DataFlow"
+    assert data["results"][0]["id"] == "Projects/DataFlow"
     assert run(sample, "related", "Nobody Here")[0] == 1
 
 
