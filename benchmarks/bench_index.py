@@ -11,7 +11,9 @@ one run, each case in a fresh process so peak RSS is its own:
 - one changed: after appending a line to one note;
 - graph: a warm scan plus building the networkx graph.
 
-Wall time is the best of ``--runs``; RSS is the largest peak of the process and its workers.
+Wall time is the best of ``--runs``, measured after the interpreter has started and imported
+vaultmem (imports are not part of any case; ``bench_recall.py`` times whole commands); RSS is
+the largest peak of the process and its workers.
 Ratios are to the floor measured in the same run. Finally the parse is compared with the
 generator's ground truth (every link and tag, no link from code); a mismatch exits 1.
 """
@@ -41,6 +43,7 @@ CHILD = """
 import json, os, re, resource, sys, time
 from pathlib import Path
 from vaultmem.vault import Vault
+import vaultmem.read.parse  # imports happen before the clock starts, in every case
 LINK = re.compile(r"\\[\\[([^\\]]+)\\]\\]")
 def floor(root):
     found = 0

@@ -102,10 +102,20 @@ def obsidian_inline(state: StateInline, silent: bool) -> bool:
     One dispatching rule instead of eight keeps markdown-it's per-character loop short.
     """
     pos, src = state.pos, state.src
-    if (pos == 0 or src[pos - 1] in "\n] \t") and inline_field(state, silent):
+    if _line_may_start(src, pos) and inline_field(state, silent):
         return True
     rules = DISPATCH.get(src[pos])
     return rules is not None and any(rule(state, silent) for rule in rules)
+
+
+def _line_may_start(src: str, pos: int) -> bool:
+    """Cheap test: at a line start, after indentation, or right after a ``]``."""
+    if pos == 0 or src[pos - 1] in "\n]":
+        return True
+    back = pos - 1
+    while back >= 0 and src[back] in " \t":
+        back -= 1
+    return back < pos - 1 and (back < 0 or src[back] == "\n")
 
 
 def text(state: StateInline, silent: bool) -> bool:

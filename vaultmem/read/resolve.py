@@ -7,6 +7,7 @@ folder wins, else the shortest path (ties: alphabetical). More than one candidat
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import unicodedata
 from collections import defaultdict
@@ -16,11 +17,20 @@ from ..model import Link
 
 
 class Resolver:
-    """Look-up tables over every note id and attachment path of a vault."""
+    """Look-up tables over every note id and attachment path of a vault (built on first use)."""
 
     def __init__(self, note_ids: Iterable[str], attachments: Iterable[str]) -> None:
-        self.notes = _Table(note_ids)
-        self.files = _Table(attachments)
+        self._sources = (note_ids, attachments)
+
+    @functools.cached_property
+    def notes(self) -> _Table:
+        """Note ids by path and by name."""
+        return _Table(self._sources[0])
+
+    @functools.cached_property
+    def files(self) -> _Table:
+        """Attachment paths by path and by name."""
+        return _Table(self._sources[1])
 
     def resolve(self, linkpath: str, source: str) -> tuple[str | None, bool]:
         """(resolved id or attachment path, ambiguous) for ``linkpath`` written in ``source``.

@@ -21,12 +21,12 @@ def link_term(name: str) -> str:
 def search_doc(note: Note, body: str) -> tuple[dict[str, int], int]:
     """(weighted term counts, length) of a note: title, aliases, tags, headings, properties
     and body (headings are in the body too, so they count twice)."""
-    counts: Counter[str] = Counter()
+    counts: Counter[str] = Counter(tokens(body))  # weight 1, counted in C
     parts = [("title", note.title), *(("alias", a) for a in note.aliases),
              *(("tag", t.name.replace("/", " ")) for t in note.tags),
              *(("heading", h.text) for h in note.headings),
              *(("property", v) for v in _strings(note.frontmatter.values())),
-             *(("property", k.replace("_", " ")) for k in note.frontmatter), ("body", body)]
+             *(("property", k.replace("_", " ")) for k in note.frontmatter)]
     for kind, text in parts:
         for term in tokens(text):
             counts[term] += WEIGHTS[kind]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -17,6 +18,7 @@ SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "nesses", "men
             "ings", "ness", "ment", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
 
 
+@functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A light English stem, so that word forms meet (``decided`` and ``decides`` -> ``decid``).
 
@@ -43,8 +45,11 @@ def tokens(text: str) -> list[str]:
     >>> tokens("Lucy decided: 使用 PaddleOCR 识别")
     ['lucy', 'decid', '使', '用', '使用', 'paddleocr', '识', '别', '识别']
     """
+    words = WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+    if not CJK.search(text):  # the common case: no per-word CJK check
+        return [stem(word) for word in words if word not in STOP]
     out: list[str] = []
-    for word in WORD.findall(unicodedata.normalize("NFKC", text).casefold()):
+    for word in words:
         if CJK.search(word):
             out.extend(_cjk_terms(word))
         elif word not in STOP:
