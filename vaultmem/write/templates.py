@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from importlib import resources
 from pathlib import Path
 
 from ..config import Config
 from ..errors import UsageError
 from ..moment import format_moment
 
-REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+# installed: <site-packages>/vaultmem/templates; from a checkout: <repo>/templates
+PLACES = (Path(__file__).resolve().parents[1] / "templates",
+          Path(__file__).resolve().parents[2] / "templates")
 PLACEHOLDER = re.compile(r"\{\{\s*(title|date|time)(?::([^}]*))?\s*\}\}", re.IGNORECASE)
 
 
@@ -21,10 +22,8 @@ def builtin_names() -> list[str]:
 
 
 def _builtin_folder() -> Path:
-    """Where vaultmem's templates are (the repository, or the installed package data)."""
-    if REPO_TEMPLATES.is_dir():
-        return REPO_TEMPLATES
-    return Path(str(resources.files("vaultmem.templates")))
+    """Where vaultmem's templates are (the installed package data, or the repository)."""
+    return next((place for place in PLACES if place.is_dir()), PLACES[-1])
 
 
 def _user_template(config: Config, kind: str) -> Path | None:
