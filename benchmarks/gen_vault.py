@@ -226,6 +226,8 @@ SHARES = (
     ("fact", "Facts", 0.05, 1),
     ("daily", "Daily", 0.25, 2),
 )
+GROUP_SIZE = 60  # notes per group (team or topic)
+IN_GROUP = 0.7  # share of links that stay inside the linking note's group
 LINK_KINDS = ("person", "project", "decision", "lesson", "note", "fact", "agent", "kpi", "daily")
 LINK_WEIGHTS = (30, 14, 14, 8, 20, 4, 3, 2, 5)
 FORMS = ("plain", "md", "lower", "path")
@@ -393,6 +395,8 @@ class Plan:
     metas: list[Meta]
     by_kind: dict[str, list[Meta]]
     attachments: list[str]
+    group_of: dict[str, int] = field(default_factory=dict)
+    by_group: dict[tuple[str, int], list[Meta]] = field(default_factory=dict)
 
 
 @dataclass
@@ -542,7 +546,12 @@ def plan_vault(rng: random.Random, n: int) -> Plan:
     for meta in metas:
         by_kind[meta.kind].append(meta)
     attachments = [f"img-{i:04d}.png" for i in range(1, max(1, round(n * 0.01)) + 1)]
-    return Plan(metas, by_kind, attachments)
+    plan = Plan(metas, by_kind, attachments)
+    groups = max(1, len(metas) // GROUP_SIZE)
+    for index, meta in enumerate(metas):
+        plan.group_of[meta.id] = index % groups
+        plan.by_group.setdefault((meta.kind, index % groups), []).append(meta)
+    return plan
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -580,8 +589,15 @@ class Writer:
     # --- links ---
 
     def pick(self, kind: str) -> Meta:
-        """Return a random note of a kind, not the current note when there is another."""
-        pool = self.plan.by_kind[kind]
+        """Return a random note of a kind, not the current note when there is another.
+
+        Most links stay inside the current note's group (a team or topic), as in real vaults,
+        so shared neighbours mean something and link prediction can be measured.
+        """
+        group = self.plan.group_of.get(self.meta.id, 0)
+        local = self.plan.by_group.get((kind, group), [])
+        inside = len(local) > 1 and self.rng.random() < IN_GROUP
+        pool = local if inside else self.plan.by_kind[kind]
         meta = self.rng.choice(pool)
         while meta is self.meta and len(pool) > 1:
             meta = self.rng.choice(pool)

@@ -27,7 +27,8 @@ def code_stamp() -> str:
     """A hash of the parsing code, so a changed parser never reuses old results."""
     digest = hashlib.sha256()
     sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
-               PACKAGE / "recall" / "text.py", *(PACKAGE / "read").glob("*.py")]
+               PACKAGE / "recall" / "text.py", PACKAGE / "curate" / "extract.py",
+               *(PACKAGE / "read").glob("*.py")]
     for source in sorted(sources):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]

@@ -184,13 +184,24 @@ def _links(data: Json, lines: list[str]) -> list[Link]:
     """Property links: values (or list items) that are exactly one ``[[wikilink]]``."""
     links: list[Link] = []
     for key, value in data.items():
-        start = key_line(lines, key)
+        cursor = (key_line(lines, key) - 2, 0)  # (line index, column): repeats are found again
         for item in value if isinstance(value, list) else [value]:
             found = _link_from(item)
             if found is None:
                 continue
             raw, inner = found
             target, subpath, alias, _ = split_wikilink(inner, False)
-            line = next((i + 2 for i in range(start - 2, len(lines)) if raw in lines[i]), start)
-            links.append(Link(raw, target, subpath, alias, False, line, "property", key))
+            cursor = _find(lines, raw, cursor)
+            links.append(Link(raw, target, subpath, alias, False, cursor[0] + 2, "property", key))
+            cursor = (cursor[0], cursor[1] + len(raw))
     return links
+
+
+def _find(lines: list[str], raw: str, cursor: tuple[int, int]) -> tuple[int, int]:
+    """Where ``raw`` is next written at or after ``cursor`` (the cursor itself if nowhere)."""
+    row, column = cursor
+    for index in range(max(row, 0), len(lines)):
+        at = lines[index].find(raw, column if index == row else 0)
+        if at >= 0:
+            return index, at
+    return cursor

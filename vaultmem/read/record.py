@@ -15,9 +15,9 @@ GENERATED = 1
 HAS_PROBLEMS = 2
 # (mtime_ns, size, flags, marshalled record, marshalled search doc, (ctime_ns, inode))
 Entry = tuple[int, int, int, bytes, bytes, tuple[int, int]]
-# A search document: (term counts, length, body text, 0-based line the body starts at,
-# metadata for filters: (type, status, date, tags, aliases))
-SearchDoc = tuple[dict[str, int], int, str, int, tuple[str, str, str, list[str], list[str]]]
+# A search document: (term counts, length, note text, 0-based line the text starts at,
+# metadata: see recall.doc.Meta)
+SearchDoc = tuple[dict[str, int], int, str, int, Any]
 
 
 def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) -> Entry:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from ..curate.extract import RawFact, history, raw_facts
 from ..model import Note
 from .text import tokens
+
+# (type, status, date, tags, aliases, facts, history): per note, kept in the search index
+Meta = tuple[str, str, str, list[str], list[str], list[RawFact], list[tuple[str, str]]]
 
 WEIGHTS = {"title": 4, "alias": 4, "tag": 2, "heading": 1, "property": 1, "body": 1}
 LINK = "\x01"  # prefix of the terms that record a link target, for graph evidence
@@ -48,9 +52,11 @@ def _strings(values: Iterable[object]) -> list[str]:
     return out
 
 
-def meta_of(note: Note) -> tuple[str, str, str, list[str], list[str]]:
-    """What search filters need: (type, status, date, tags, aliases)."""
+def meta_of(note: Note, body: str = "") -> Meta:
+    """What filters and checks need without decoding the note: (type, status, date, tags,
+    aliases, facts, history)."""
     status = note.frontmatter.get("status")
     date = note.date or note.frontmatter.get("date") or note.frontmatter.get("updated")
     return (note.type, str(status).lower() if isinstance(status, str) else "",
-            str(date) if isinstance(date, str) else "", note.tag_names(), list(note.aliases))
+            str(date) if isinstance(date, str) else "", note.tag_names(), list(note.aliases),
+            raw_facts(note), history(body) if "## History" in body else [])

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from ..read.cache import SHARDS, Cache, shard_of
 from ..read.record import GENERATED, Entry, search_doc_of
+from .doc import Meta
 
-# (ids, lengths, metadata, postings); metadata: (type, status, date, tags, aliases)
-Meta = tuple[str, str, str, list[str], list[str]]
+# (ids, lengths, metadata, postings); metadata: see recall.doc.Meta
 Shard = tuple[list[str], list[int], list[Meta], dict[str, bytes]]
 
 

@@ -11,7 +11,8 @@ from ..model import Json
 from ..read.record import search_doc_of
 from ..vault import Vault
 from .doc import link_term
-from .inverted import Meta, Posting, SearchIndex
+from .doc import Meta
+from .inverted import Posting, SearchIndex
 from .text import tokens
 
 K1, B = 1.2, 0.75
@@ -53,7 +54,7 @@ class Filters:
 
     def allows(self, note_id: str, meta: Meta) -> bool:
         """True when the note passes every filter given."""
-        kind, status, date, tags, _ = meta
+        kind, status, date, tags = meta[:4]
         tag = (self.tag or "").lstrip("#").casefold()
         return ((not self.type or kind == self.type.casefold())
                 and (not tag or any(t == tag or t.startswith(tag + "/") for t in tags))

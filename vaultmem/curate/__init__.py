@@ -1,0 +1,1 @@
+"""Keeping memory healthy: facts, conflicts and their resolution."""

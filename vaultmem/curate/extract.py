@@ -1,0 +1,95 @@
+"""Facts and history as a note states them, taken when the note is parsed (no vault access).
+
+A fact is (entity, attribute, value): a note's own scalar properties are facts about itself; a
+``type: fact`` note states one fact about its ``entity``; a Dataview field is about the one
+entity its line links (``- [[Lucy Tan]] timezone:: UTC+7``), else about the note itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Note
+
+HOUSEKEEPING = frozenset({
+    "type", "tags", "tag", "aliases", "alias", "version", "updated", "created", "date",
+    "cssclasses", "cssclass", "permalink", "publish", "generated_by", "title",
+    "superseded_by", "supersedes", "source", "sources", "confidence", "valid_from", "valid_until",
+    "expires", "first_seen", "excalidraw-plugin",
+})
+HISTORY = re.compile(r"^- v\d+ \((?:until )?(\d{4}-\d{2}-\d{2})\): ([\w.-]+) = ")
+# (attribute, value, line, kind, entity link target or "", valid_from, valid_until, confidence,
+#  asserted date); kind: property | field | fact-note
+RawFact = tuple[str, Any, int, str, str, str, str, float | None, str]
+
+
+def asserted(note: Note) -> str:
+    """When a note says what it says: daily date, else ``updated`` or ``date`` ("" unknown)."""
+    for value in (note.date, note.frontmatter.get("updated"), note.frontmatter.get("date")):
+        if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+            return value[:10]
+    return ""
+
+
+def _target(value: object) -> str:
+    """The link target of a ``"[[X]]"`` property value, else ""."""
+    if isinstance(value, str) and value.startswith("[[") and value.endswith("]]"):
+        return value[2:-2].split("|")[0].split("#")[0].strip()
+    return ""
+
+
+def _text(value: object) -> str:
+    """A property value as text ("" when missing)."""
+    return str(value) if isinstance(value, str | int | float) and value != "" else ""
+
+
+def _fact_note(note: Note, when: str) -> list[RawFact]:
+    """The one fact a ``type: fact`` note states."""
+    fm = note.frontmatter
+    entity, attribute, value = _target(fm.get("entity")), fm.get("attribute"), fm.get("value")
+    if not entity or not isinstance(attribute, str) or not _scalar(value):
+        return []
+    confidence = fm.get("confidence")
+    line = next((link.line for link in note.links if link.key == "entity"), 2)
+    return [(attribute.strip(), value, line, "fact-note", entity, _text(fm.get("valid_from")),
+             _text(fm.get("valid_until")) or _text(fm.get("expires")),
+             float(confidence) if isinstance(confidence, int | float) else None,
+             _text(fm.get("valid_from"))[:10] or when)]
+
+
+def _scalar(value: object) -> bool:
+    """Text, a number or a boolean (lists and mappings are not single facts)."""
+    return isinstance(value, str | int | float | bool) and value != ""
+
+
+def raw_facts(note: Note) -> list[RawFact]:
+    """Every fact the note states, in file order."""
+    when = asserted(note)
+    if note.type == "fact":
+        return _fact_note(note, when)
+    lines = {link.key: link.line for link in note.links if link.kind == "property"}
+    facts: list[RawFact] = [
+        (key, value, lines.get(key, 2), "property", "", "", "", None, when)
+        for key, value in note.frontmatter.items()
+        if key.lower() not in HOUSEKEEPING and _scalar(value)
+    ]
+    return facts + [(f.key, f.value, f.line, "field", _entity_of(note, f.line), "", "", None,
+                     when) for f in note.fields]
+
+
+def _entity_of(note: Note, line: int) -> str:
+    """The one entity a field's line links (links inside field values do not count)."""
+    targets = {link.target for link in note.links
+               if link.line == line and link.kind == "body" and not link.embed and link.target}
+    return targets.pop() if len(targets) == 1 else ""
+
+
+def history(body: str) -> list[tuple[str, str]]:
+    """(attribute, date) of each ``- vN (DATE): attribute = value`` line of the note."""
+    found = []
+    for line in body.splitlines():
+        match = HISTORY.match(line)
+        if match:
+            found.append((match.group(2), match.group(1)))
+    return found
