@@ -12,8 +12,8 @@ from .conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from gen_vault import generate  # noqa: E402
-from truth import differences  # noqa: E402
+from gen_vault import generate
+from truth import differences
 
 
 def test_generated_vault_matches_its_ground_truth(tmp_path: Path) -> None:

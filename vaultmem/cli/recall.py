@@ -58,6 +58,13 @@ def search_command(vault: Vault, query: str, kind: str | None, tag: str | None,
          lambda _: _hits_text(hits, explain), as_json)
 
 
+def _text_of(vault: Vault, note_id: str) -> str:
+    """The note's text as stored with its search document."""
+    from ..read.record import search_doc_of
+
+    return search_doc_of(vault.index.notes.entries[note_id])[2]
+
+
 def _related_text(items: list[Related], explain: bool) -> str:
     """One line per related note, with its first reason (all with --explain)."""
     if not items:
@@ -87,9 +94,11 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
       vaultmem --vault sample_vault related "Use PaddleOCR" --explain
     """
     from ..recall.related import related  # networkx only for the commands that need it
+    from ..recall.search import similar
 
     note_id = vault.note(note).id
-    items = related(vault.graph, note_id, limit=limit, depth=depth)
+    text = similar(vault, _text_of(vault, note_id), exclude=note_id)
+    items = related(vault.graph, note_id, limit=limit, depth=depth, text=text)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
          lambda _: _related_text(items, explain), as_json)
 

@@ -73,6 +73,10 @@ class SearchIndex:
                 out.append(Posting(ids[number], pairs[k + 1], lengths[number], metas[number]))
         return out
 
+    def frequency(self, term: str) -> int:
+        """How many notes hold ``term`` (counted without decoding the postings)."""
+        return sum(len(shard[3].get(term, b"")) // 8 for shard in self.shards)
+
     def idf(self, frequency: int) -> float:
         """BM25's inverse document frequency."""
         return math.log(1 + (self.count - frequency + 0.5) / (frequency + 0.5))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 import networkx as nx
@@ -15,6 +16,8 @@ LINK_WEIGHT = 2.0
 TAG_WEIGHT = 1.5
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
+TEXT_WEIGHT = 3.0
+HUB_DAMPING = math.log(12)  # candidates with more than ten links get a smaller share-score
 SKIP_TYPES = {"missing", "attachment"}
 GROUP_TYPES = {"project": "same project", "person": "same person", "agent": "same agent"}
 
@@ -35,13 +38,15 @@ class Related:
 
 
 def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
-            today: dt.date | None = None) -> list[Related]:
+            today: dt.date | None = None,
+            text: Mapping[str, float] | None = None) -> list[Related]:
     """Notes related to ``note``, best first (ties by id).
 
     Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
-    undirected graph (a shared rare neighbour counts more than a shared hub), shared tags
-    (Jaccard), and recency. Candidates are the notes within ``depth`` links and those sharing
-    a tag.
+    undirected graph (a shared rare neighbour counts more than a shared hub; a candidate linked
+    with everything counts less), shared tags (Jaccard), similar text (``text``: note id ->
+    0..1, e.g. from :func:`vaultmem.recall.search.similar`) and recency. Candidates are the
+    notes within ``depth`` links, those sharing a tag and those with similar text.
 
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
     >>> nx.set_node_attributes(g, {n: {"type": "note", "title": n, "tags": []} for n in g})
@@ -59,6 +64,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     _shared_neighbours(graph, undirected, note, scores, reasons)
     _farther(undirected, note, depth, scores)
     _tags(graph, note, scores, reasons)
+    _text(graph, note, text or {}, scores, reasons)
     _recency(graph, scores, reasons, today or dt.date.today())
     found = [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""),
                      round(s, 4), reasons[n])
@@ -87,15 +93,18 @@ def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
                        scores: dict[str, float], reasons: dict[str, list[str]]) -> None:
     """Adamic-Adar: each shared neighbour w adds 1 / log(degree of w)."""
     shared: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    adamic_adar: dict[str, float] = defaultdict(float)
     for middle in undirected[note]:
         degree = undirected.degree(middle)
         if degree < 2:
             continue
         for other in undirected[middle]:
             if other != note:
-                scores[other] += 1 / math.log(degree)
+                adamic_adar[other] += 1 / math.log(degree)
                 shared[other].append((degree, middle))
     for other, middles in shared.items():
+        damping = min(1.0, HUB_DAMPING / math.log(2 + undirected.degree(other)))
+        scores[other] += adamic_adar[other] * damping
         for _, middle in sorted(middles)[:2]:
             data = graph.nodes[middle]
             label = GROUP_TYPES.get(data.get("type", ""), "both link")
@@ -122,6 +131,15 @@ def _tags(graph: nx.DiGraph, note: str, scores: dict[str, float],
         if common and other != note:
             scores[other] += TAG_WEIGHT * len(common) / len(mine | theirs)
             reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in sorted(common)))
+
+
+def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float], scores: dict[str, float],
+          reasons: dict[str, list[str]]) -> None:
+    """Notes with similar words."""
+    for other, value in text.items():
+        if other != note and other in graph and value > 0:
+            scores[other] += TEXT_WEIGHT * value
+            reasons[other].append(f"similar text ({value:.2f})")
 
 
 def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, list[str]],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -10,18 +10,18 @@ from rapidfuzz import fuzz, process
 from ..model import Json
 from ..read.record import search_doc_of
 from ..vault import Vault
-from .doc import link_term
-from .doc import Meta
+from .doc import Meta, link_term
 from .inverted import Posting, SearchIndex
 from .text import tokens
 
 K1, B = 1.2, 0.75
-FUZZY_CUTOFF = 75
+FUZZY_CUTOFF = 70
 FUZZY_WEIGHT = 0.6
 GRAPH_WEIGHT = 0.25
 STRONG = 5
 MAX_GRAPH_REASONS = 2
 SNIPPET = 160
+SMALL_VAULT = 1000
 
 
 @dataclass
@@ -85,7 +85,7 @@ def fuzzy_names(index: SearchIndex, query: str) -> dict[str, tuple[float, str]]:
     names = {f"{note_id}\x00{name}": name for note_id, meta in index.documents()
              for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
     found: dict[str, tuple[float, str]] = {}
-    for name, score, key in process.extract(query, names, scorer=fuzz.WRatio, limit=20,
+    for name, score, key in process.extract(query, names, scorer=fuzz.token_sort_ratio, limit=20,
                                             score_cutoff=FUZZY_CUTOFF, processor=str.casefold):
         note_id = key.split("\x00")[0]
         value = (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF)
@@ -119,13 +119,15 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None,
 
 def _meta(vault: Vault, note_id: str) -> Meta:
     """Metadata of a note found only through links."""
-    return search_doc_of(vault.index.notes.entries[note_id])[4]
+    meta: Meta = search_doc_of(vault.index.notes.entries[note_id])[4]
+    return meta
 
 
 def _graph_evidence(vault: Vault, index: SearchIndex, combined: dict[str, float],
                     reasons: dict[str, list[str]]) -> None:
     """Notes linked to or from the strongest hits rank up."""
     strong = sorted(combined.items(), key=lambda item: (-item[1], item[0]))[:STRONG]
+    boost: dict[str, float] = defaultdict(float)  # the best link to a strong hit counts, once
     for hit_id, hit_score in strong:
         if hit_id not in vault.notes:
             continue
@@ -135,10 +137,12 @@ def _graph_evidence(vault: Vault, index: SearchIndex, combined: dict[str, float]
                     if link.resolved is not None and link.resolved in vault.notes
                     and link.resolved != hit_id}
         for other in sorted(backlinks | outgoing):
-            combined[other] = combined.get(other, 0.0) + GRAPH_WEIGHT * hit_score
+            boost[other] = max(boost[other], GRAPH_WEIGHT * hit_score)
             how = "links to" if other in backlinks else "linked from"
             if sum("a strong hit" in r for r in reasons[other]) < MAX_GRAPH_REASONS:
                 reasons[other].append(f"{how} [[{title}]], a strong hit")
+    for other, value in boost.items():
+        combined[other] = combined.get(other, 0.0) + value
 
 
 def _hit(vault: Vault, note_id: str, score: float, terms: list[str],
@@ -168,3 +172,23 @@ def best_line(body: str, terms: list[str]) -> tuple[int, str]:
         return 0, ""
     text = lines[best - 1].strip()
     return best, text if len(text) <= SNIPPET else text[: SNIPPET - 1].rsplit(" ", 1)[0] + "…"
+
+
+def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
+            terms: int = 12) -> dict[str, float]:
+    """Notes whose words are like ``text``'s (0..1): BM25 with its most telling terms.
+
+    The query is the ``terms`` words of ``text`` with the highest tf x idf (in vaults of a
+    thousand notes or more, words in over a tenth of them are left out, which keeps it fast),
+    so a long note becomes a short, distinctive query.
+    """
+    index = vault.search_index
+    counts = Counter(tokens(text))
+    frequent = index.count // 10 if index.count >= SMALL_VAULT else index.count
+    weighted = sorted(((count * index.idf(df), term) for term, count in counts.items()
+                       if 0 < (df := index.frequency(term)) <= frequent), reverse=True)[:terms]
+    scores, _, _ = bm25(index, [term for _, term in weighted])
+    scores.pop(exclude, None)
+    top = max(scores.values(), default=0.0) or 1.0
+    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    return {note_id: score / top for note_id, score in best}

@@ -9,6 +9,7 @@ import unicodedata
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 STOP = frozenset({
+    "about", "did", "do", "does", "get", "got", "how", "us", "whose", "why",
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "he",
     "her", "his", "i", "in", "is", "it", "its", "of", "on", "or", "our", "she", "so", "that",
     "the", "their", "them", "they", "this", "to", "was", "we", "were", "what", "when", "where",
