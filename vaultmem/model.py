@@ -120,7 +120,11 @@ class Note:
 
 @dataclass(slots=True)
 class Finding:
-    """Something a check found: kind, the notes and line involved, and how to fix it."""
+    """Something a check found: kind, the notes and line involved, and how to fix it.
+
+    Conflicts also name the rule that decided (``rule``) and the note it picked (``winner``,
+    None when the user must decide), and list their ``sources`` as ``[[id]]`` with lines.
+    """
 
     id: str
     kind: str
@@ -128,7 +132,26 @@ class Finding:
     message: str
     suggestion: str = ""
     line: int | None = None
+    rule: str = ""
+    winner: str | None = None
+    sources: list[str] = field(default_factory=list)
 
     def to_dict(self) -> Json:
         """JSON-ready data."""
         return asdict(self)
+
+
+@dataclass(slots=True)
+class Fact:
+    """One statement (entity, attribute, value), where it is made and how long it holds."""
+
+    entity: str
+    attribute: str
+    value: object
+    source: str
+    line: int
+    kind: str  # property (the note's own), field (Dataview), fact-note (type: fact)
+    asserted: str = ""
+    valid_from: str = ""
+    valid_until: str = ""
+    confidence: float | None = None

@@ -54,6 +54,7 @@ COMMANDS = {
     "search": "recall", "related": "recall", "index": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",
+    "conflicts": "curate", "resolve": "curate",
 }
 
 

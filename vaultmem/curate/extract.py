@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ..model import Note
+from ..read.fences import key_line, split
 
 HOUSEKEEPING = frozenset({
     "type", "tags", "tag", "aliases", "alias", "version", "updated", "created", "date",
@@ -20,7 +21,7 @@ HOUSEKEEPING = frozenset({
 })
 HISTORY = re.compile(r"^- v\d+ \((?:until )?(\d{4}-\d{2}-\d{2})\): ([\w.-]+) = ")
 # (attribute, value, line, kind, entity link target or "", valid_from, valid_until, confidence,
-#  asserted date); kind: property | field | fact-note
+#  asserted date); kind: property | field | fact-note | relation (supersedes, superseded_by)
 RawFact = tuple[str, Any, int, str, str, str, str, float | None, str]
 
 
@@ -44,16 +45,15 @@ def _text(value: object) -> str:
     return str(value) if isinstance(value, str | int | float) and value != "" else ""
 
 
-def _fact_note(note: Note, when: str) -> list[RawFact]:
+def _fact_note(note: Note, when: str, lines: list[str]) -> list[RawFact]:
     """The one fact a ``type: fact`` note states."""
     fm = note.frontmatter
     entity, attribute, value = _target(fm.get("entity")), fm.get("attribute"), fm.get("value")
     if not entity or not isinstance(attribute, str) or not _scalar(value):
         return []
     confidence = fm.get("confidence")
-    line = next((link.line for link in note.links if link.key == "entity"), 2)
-    return [(attribute.strip(), value, line, "fact-note", entity, _text(fm.get("valid_from")),
-             _text(fm.get("valid_until")) or _text(fm.get("expires")),
+    return [(attribute.strip(), value, key_line(lines, "value"), "fact-note", entity,
+             _text(fm.get("valid_from")), _text(fm.get("valid_until")) or _text(fm.get("expires")),
              float(confidence) if isinstance(confidence, int | float) else None,
              _text(fm.get("valid_from"))[:10] or when)]
 
@@ -63,19 +63,28 @@ def _scalar(value: object) -> bool:
     return isinstance(value, str | int | float | bool) and value != ""
 
 
-def raw_facts(note: Note) -> list[RawFact]:
-    """Every fact the note states, in file order."""
+def raw_facts(note: Note, text: str = "") -> list[RawFact]:
+    """Every fact the note states, in file order (``text``: the note, for property lines)."""
     when = asserted(note)
+    lines = split(text.removeprefix("\ufeff"))[0] or []
     if note.type == "fact":
-        return _fact_note(note, when)
-    lines = {link.key: link.line for link in note.links if link.kind == "property"}
+        return _fact_note(note, when, lines) + relations(note)
     facts: list[RawFact] = [
-        (key, value, lines.get(key, 2), "property", "", "", "", None, when)
+        (key, value, key_line(lines, key), "property", "", "", "", None, when)
         for key, value in note.frontmatter.items()
         if key.lower() not in HOUSEKEEPING and _scalar(value)
     ]
-    return facts + [(f.key, f.value, f.line, "field", _entity_of(note, f.line), "", "", None,
-                     when) for f in note.fields]
+    facts += [(f.key, f.value, f.line, "field", _entity_of(note, f.line), "", "", None, when)
+              for f in note.fields]
+    return facts + relations(note)
+
+
+def relations(note: Note) -> list[RawFact]:
+    """``supersedes`` / ``superseded_by`` links, as facts of kind ``relation``."""
+    return [(link.key, link.target, link.line, "relation", link.target, "", "", None, "")
+            for link in note.links
+            if link.kind == "property" and link.key in ("supersedes", "superseded_by")
+            and link.target]
 
 
 def _entity_of(note: Note, line: int) -> str:

@@ -12,6 +12,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from ..model import Json, Link, Problem, Tag
+from .fences import key_line, split
 from .inline import split_wikilink
 
 HANDLER = YAMLHandler()
@@ -33,20 +34,6 @@ class Frontmatter:
     aliases: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-
-
-def split(text: str) -> tuple[list[str] | None, int]:
-    """The frontmatter lines (without the ``---`` fences) and the 0-based body start line."""
-    if not text.startswith("---"):
-        return None, 0
-    lines = text.split("\n", 1)
-    if lines[0].rstrip() != "---":
-        return None, 0
-    rest = lines[1].split("\n") if len(lines) > 1 else []
-    for index, line in enumerate(rest):
-        if line.rstrip() == "---":
-            return rest[:index], index + 2
-    return None, 0
 
 
 class TooDeep(ValueError):
@@ -132,18 +119,6 @@ def _placeholders(path: str, lines: list[str]) -> list[Problem]:
         for index, line in enumerate(lines)
         if (m := PLACEHOLDER.search(line))
     ]
-
-
-def key_line(lines: list[str], key: str) -> int:
-    """The file line of property ``key`` (YAML or JSON; unindented first), else 2."""
-    for indented in (False, True):
-        for index, line in enumerate(lines):
-            if line[:1].isspace() and not indented:
-                continue
-            text = line.strip().lstrip("\"'")
-            if text.startswith(key) and text[len(key) :].lstrip("\"' ").startswith(":"):
-                return index + 2
-    return 2
 
 
 def _strings(data: Json, keys: tuple[str, ...]) -> list[str]:

@@ -174,7 +174,7 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
-    search = (terms, length, text, 0, meta_of(note, body))
+    search = (terms, length, text, 0, meta_of(note, body, text))
     return encode(note, search, (info.change_ns, info.inode))
 
 

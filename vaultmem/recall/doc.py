@@ -52,11 +52,11 @@ def _strings(values: Iterable[object]) -> list[str]:
     return out
 
 
-def meta_of(note: Note, body: str = "") -> Meta:
+def meta_of(note: Note, body: str = "", text: str = "") -> Meta:
     """What filters and checks need without decoding the note: (type, status, date, tags,
     aliases, facts, history)."""
     status = note.frontmatter.get("status")
     date = note.date or note.frontmatter.get("date") or note.frontmatter.get("updated")
     return (note.type, str(status).lower() if isinstance(status, str) else "",
             str(date) if isinstance(date, str) else "", note.tag_names(), list(note.aliases),
-            raw_facts(note), history(body) if "## History" in body else [])
+            raw_facts(note, text), history(body) if "## History" in body else [])

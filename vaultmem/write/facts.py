@@ -131,3 +131,22 @@ def _report(result: WriteResult, attribute: str, outcome: dict[str, object]) -> 
         result.messages.append(f"conflict detected, both versions {kept}: {attribute} was "
                                f"{frontmatter.normalise(old)}; the old value is in ## History")
     return result
+
+
+def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
+                 when: dt.datetime | None = None, dry_run: bool = False) -> WriteResult:
+    """Keep the entity note's value of ``attribute``: a history line says what it was kept over
+    (``over``, e.g. ``UTC+7 in [[Daily/2026-11-26]]``) and ``updated`` moves to today."""
+    note = vault.note(entity)
+    today = (when or dt.datetime.now()).date()
+
+    def change(text: str | None) -> str | None:
+        if text is None:
+            raise UsageError(f"{note.path} disappeared; nothing was written")
+        data = frontmatter.parse(note.path, text).data
+        version, value = _version(data.get("version")), data.get(attribute)
+        line = f"- v{version} ({today}): {attribute} = {value} (kept over {over})"
+        text = set_properties(text, {"updated": today.isoformat()})
+        return append_to_section(text, "History", [line])
+
+    return apply(vault, note.path, change, action="updated", dry_run=dry_run)

@@ -1,0 +1,151 @@
+"""Conflict detection on a labelled vault (planted conflicts and look-alikes), and resolution."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vaultmem.curate.conflicts import find_conflicts
+from vaultmem.vault import Vault
+
+from .conftest import ROOT, SAMPLE, hash_tree
+from .test_cli import run
+
+LABELLED = ROOT / "tests" / "fixtures" / "conflicts_vault"
+TODAY = dt.date(2026, 11, 29)
+AT = ("--date", "2026-11-29", "--time", "10:00")
+# Every planted conflict, and nothing from the look-alikes: a properly superseded decision
+# (Use Tesseract), an expired fact nobody cites (Ben phone), the same value said twice (Ana's
+# team and clients), a line linking two entities, a conflict in a code block, one in the
+# templates folder, an inline fact older than the entity's reviewed history (Ben in Madrid),
+# Sprint 12 / Sprint 13, and the short names Ana / Ann.
+EXPECTED = [
+    ("fact-conflict", ["Daily/2026-10-01", "People/Ana"], "ask the user", None),
+    ("fact-conflict", ["Facts/Ben city", "People/Ben"], "most recent wins", "Facts/Ben city"),
+    ("decision-conflict", ["Decisions/Use MySQL", "Decisions/Use Postgres"], "ask the user",
+     None),
+    ("superseded-active", ["Decisions/Use Redis", "Decisions/Use Valkey"], "most recent wins",
+     "Decisions/Use Valkey"),
+    ("duplicate", ["Projects/Mobile App", "Projects/Mobile-App"], "ask the user", None),
+    ("alias-clash", ["People/Carla", "People/Chris Jones"], "ask the user", None),
+    ("expired-used", ["Facts/Ana office", "MEMORY"], "", None),
+]
+
+
+@pytest.fixture
+def labelled(tmp_path: Path) -> Path:
+    target = tmp_path / "vault"
+    shutil.copytree(LABELLED, target)
+    return target
+
+
+def test_labelled_vault_gives_exactly_the_planted_conflicts(labelled: Path) -> None:
+    found = find_conflicts(Vault(labelled), today=TODAY)
+    assert [(f.kind, f.notes, f.rule, f.winner) for f in found] == EXPECTED
+    role = found[0]
+    assert role.message == ("[[People/Ana]] role is stated differently: engineer "
+                            "([[Daily/2026-10-01]]:2); designer ([[People/Ana]]:3)")
+    assert role.sources == ["[[Daily/2026-10-01]]:2", "[[People/Ana]]:3"]
+    assert found[1].sources == ["[[Facts/Ben city]]:5", "[[People/Ben]]:3"]
+
+
+def test_finding_ids_are_stable(labelled: Path) -> None:
+    first = [f.id for f in find_conflicts(Vault(labelled), today=TODAY)]
+    (labelled / "Notes" / "More.md").write_text("unrelated [[Ana]]\n")
+    assert [f.id for f in find_conflicts(Vault(labelled), today=TODAY)] == first
+
+
+def test_sample_vault_has_its_one_deliberate_conflict() -> None:
+    found = find_conflicts(Vault(SAMPLE, use_cache=False), today=TODAY)
+    assert [(f.kind, f.notes) for f in found] == [
+        ("fact-conflict", ["Daily/2026-11-26", "People/Lucy Tan"])]
+
+
+def test_cli_check_json_and_kinds(labelled: Path) -> None:
+    code, out, _ = run(labelled, "conflicts", "--json", "--check")
+    data = json.loads(out)
+    assert code == 1 and len(data["findings"]) == len(EXPECTED)
+    assert set(data["findings"][0]) >= {"id", "kind", "notes", "message", "suggestion"}
+    code, out, _ = run(labelled, "conflicts", "--kind", "duplicate", "--kind", "alias-clash")
+    assert code == 0 and out.count("\nduplicate ") + out.startswith("duplicate ") == 1
+    assert "alias-clash" in out and "fact-conflict" not in out
+
+
+def test_write_report_note_only_when_changed(labelled: Path) -> None:
+    code, _, err = run(labelled, "conflicts", "--write")
+    assert code == 0 and err == "updated _vaultmem/Conflicts.md\n"
+    note = (labelled / "_vaultmem" / "Conflicts.md").read_text()
+    assert note.startswith("---\ngenerated_by: vaultmem\ntype: report\n---\n# Conflicts\n")
+    assert "## expired-used: expired-used:" in note
+    assert run(labelled, "conflicts", "--write")[2] == "unchanged _vaultmem/Conflicts.md\n"
+    assert len(find_conflicts(Vault(labelled), today=TODAY)) == len(EXPECTED)
+
+
+def _id(vault: Path, kind: str) -> str:
+    found = find_conflicts(Vault(vault), today=TODAY)
+    return next(f.id for f in found if f.kind == kind)
+
+
+def test_resolve_keep_entity_value(sample: Path) -> None:
+    finding = _id(sample, "fact-conflict")
+    code, out, _ = run(sample, "resolve", finding, "--keep", "Lucy Tan", *AT)
+    assert (code, out) == (0, "updated People/Lucy Tan.md\n")
+    assert (sample / "People" / "Lucy Tan.md").read_text().endswith(
+        "## History\n- v1 (2026-11-29): timezone = UTC+8 (kept over UTC+7 in "
+        "[[Daily/2026-11-26]])\n")
+    assert find_conflicts(Vault(sample), today=TODAY) == []
+
+
+def test_resolve_keep_the_daily_value(sample: Path) -> None:
+    finding = _id(sample, "fact-conflict")
+    before = (sample / "Daily" / "2026-11-26.md").read_bytes()
+    code, out, _ = run(sample, "resolve", finding, "--keep", "Daily/2026-11-26", *AT)
+    assert code == 0 and out.startswith("updated People/Lucy Tan.md (version 2)\n")
+    assert Vault(sample).note("Lucy Tan").frontmatter["timezone"] == "UTC+7"
+    assert (sample / "Daily" / "2026-11-26.md").read_bytes() == before
+    assert find_conflicts(Vault(sample), today=TODAY) == []
+
+
+def test_resolve_auto_and_dry_run(labelled: Path) -> None:
+    finding = _id(labelled, "fact-conflict")  # Ana's role: no rule decides
+    code, _, err = run(labelled, "resolve", finding, "--auto")
+    assert code == 1 and "no rule decides" in err
+    city = next(f.id for f in find_conflicts(Vault(labelled), today=TODAY)
+                if f.notes == ["Facts/Ben city", "People/Ben"])
+    before = hash_tree(labelled)
+    code, out, _ = run(labelled, "resolve", city, "--auto", "--dry-run", *AT)
+    assert code == 0 and "-city: Porto\n+city: Lisbon\n" in out
+    assert hash_tree(labelled) == before
+    assert run(labelled, "resolve", city, "--auto", *AT)[0] == 0
+    assert Vault(labelled).note("Ben").frontmatter["city"] == "Lisbon"
+    remaining = {f.kind for f in find_conflicts(Vault(labelled), today=TODAY)}
+    assert "superseded-active" in remaining and len(remaining) == 6
+
+
+def test_resolve_decisions_supersede_the_losers(labelled: Path) -> None:
+    finding = _id(labelled, "decision-conflict")
+    code, out, _ = run(labelled, "resolve", finding, "--keep", "Use Postgres", *AT)
+    assert (code, out) == (0, "updated Decisions/Use MySQL.md\n")
+    mysql = Vault(labelled).note("Use MySQL")
+    assert (mysql.frontmatter["status"], mysql.frontmatter["superseded_by"]) == (
+        "superseded", "[[Use Postgres]]")
+    redis = _id(labelled, "superseded-active")
+    assert run(labelled, "resolve", redis, "--auto", *AT)[0] == 0
+    kinds = [f.kind for f in find_conflicts(Vault(labelled), today=TODAY)]
+    assert "decision-conflict" not in kinds and "superseded-active" not in kinds
+
+
+def test_resolve_refuses_what_needs_a_person(labelled: Path) -> None:
+    before = hash_tree(labelled)
+    for kind in ("duplicate", "alias-clash", "expired-used"):
+        code, _, err = run(labelled, "resolve", _id(labelled, kind), "--keep", "MEMORY")
+        assert code == 1 and kind in err
+    code, _, err = run(labelled, "resolve", "fact-conflict:00000000", "--auto")
+    assert code == 2 and "no open conflict" in err
+    code, _, err = run(labelled, "resolve", _id(labelled, "fact-conflict"), "--keep", "Ben")
+    assert code == 2 and "is not part of" in err
+    assert hash_tree(labelled) == before

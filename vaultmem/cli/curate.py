@@ -1,0 +1,87 @@
+"""Curation commands: conflicts, resolve."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+
+import click
+
+from ..curate.conflicts import KINDS, find_conflicts
+from ..errors import UsageError
+from ..model import Finding
+from ..vault import Vault
+from . import cli, emit, json_option, with_vault
+from .write import report, write_options
+
+REPORT_PATH = "_vaultmem/Conflicts.md"
+
+
+def _text(findings: list[Finding]) -> str:
+    """Each finding: kind and id, message, suggestion."""
+    if not findings:
+        return "No conflicts."
+    rows = []
+    for item in findings:
+        rows += [f"{item.kind} {item.id}", f"  {item.message}", f"  -> {item.suggestion}"]
+    rows.append(f"{len(findings)} conflict(s).")
+    return "\n".join(rows)
+
+
+def report_note(findings: list[Finding]) -> str:
+    """The conflicts as a note people can work through in Obsidian."""
+    from ..write.generated import generated_text
+
+    rows = ["# Conflicts", "", f"{len(findings)} open. Resolve one with "
+            "`vaultmem resolve ID --keep NOTE` (or `--auto` where a rule decides).", ""]
+    for item in findings:
+        rows += [f"## {item.kind}: {item.id}", "", item.message, "",
+                 f"- Suggestion: {item.suggestion}", f"- Sources: {', '.join(item.sources)}", ""]
+    return generated_text("\n".join(rows), {"type": "report"})
+
+
+@cli.command("conflicts")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
+              help="Only these kinds (repeatable).")
+@click.option("--check", is_flag=True, help="Exit 1 when there are conflicts.")
+@click.option("--write", is_flag=True, help=f"Write them to {REPORT_PATH}.")
+@json_option
+@with_vault
+def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: bool,
+                      as_json: bool) -> None:
+    """Find conflicting memory: facts, decisions, superseded entries, duplicates, aliases.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault conflicts --check
+    """
+    findings = find_conflicts(vault, kinds=kinds or KINDS)
+    if write:
+        from ..write.generated import write_generated
+
+        result = write_generated(vault, REPORT_PATH, report_note(findings))
+        click.echo(f"{result.action} {result.path}", err=True)
+    emit({"findings": [f.to_dict() for f in findings]}, lambda _: _text(findings), as_json)
+    if check and findings:
+        sys.exit(1)
+
+
+@cli.command("resolve")
+@click.argument("finding")
+@click.option("--keep", metavar="NOTE", help="The note whose version wins.")
+@click.option("--auto", is_flag=True, help="Let the stated rule pick the winner.")
+@write_options
+@with_vault
+def resolve_command(vault: Vault, finding: str, keep: str | None, auto: bool, dry_run: bool,
+                    as_json: bool, when: dt.datetime) -> None:
+    """Resolve a conflict: losers are superseded or kept as history, nothing is deleted.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault resolve fact-conflict:1a2b3c4d --keep "Lucy Tan" --dry-run
+    """
+    from ..curate.resolution import resolve
+
+    if keep and auto:
+        raise UsageError("use --keep NOTE or --auto, not both")
+    report(resolve(vault, finding, keep=keep, auto=auto, dry_run=dry_run, when=when), as_json)

@@ -1,0 +1,205 @@
+"""Conflicting memory: contradicting facts, competing decisions, superseded-but-active entries,
+duplicates, alias clashes, and expired facts still cited."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import defaultdict
+
+from ..model import Fact, Finding
+from ..recall.doc import Meta
+from ..vault import Vault
+from .duplicates import duplicate_findings
+from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
+
+KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
+         "expired-used")
+ACTIVE = {"approved", "active", "accepted", "confirmed", "current"}
+CITERS = ("MEMORY", "NOW")
+Supersedes = dict[str, set[str]]
+
+
+def finding_id(kind: str, *parts: str) -> str:
+    """A stable id: the same conflict keeps its id from run to run."""
+    digest = hashlib.sha1("\x1f".join([kind, *sorted(parts)]).encode()).hexdigest()
+    return f"{kind}:{digest[:8]}"
+
+
+def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
+                   today: dt.date | None = None) -> list[Finding]:
+    """Every conflict of the given kinds, sorted by kind and notes."""
+    today = today or dt.date.today()
+    ledger = build_ledger(vault.search_index.documents(), vault.index.resolver)
+    found: list[Finding] = []
+    if "fact-conflict" in kinds:
+        found += fact_conflicts(vault, ledger, today)
+    if kinds != ("fact-conflict",):
+        found += decision_findings(ledger, kinds)
+    if "duplicate" in kinds or "alias-clash" in kinds:
+        found += [f for f in duplicate_findings(ledger.metas) if f.kind in kinds]
+    if "expired-used" in kinds:
+        found += expired_used(vault, ledger, today)
+    return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
+
+
+def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
+    """Current facts about one entity and attribute with different values."""
+    resolver = vault.index.resolver
+    found = []
+    for (entity, _), facts in sorted(ledger.groups.items()):
+        if len(facts) < 2:
+            continue
+        current = [f for f in facts if holds(f, ledger, today)]
+        values = {value_key(f.value, f.source, resolver) for f in current}
+        if len(values) > 1:
+            found.append(_fact_finding(entity, current, ledger))
+    return found
+
+
+def _where(fact: Fact) -> str:
+    """``[[source]]:line``."""
+    return f"[[{fact.source}]]:{fact.line}"
+
+
+def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger) -> Finding:
+    """One fact conflict, with the rule that picks a winner."""
+    facts = sorted(facts, key=lambda f: (f.source, f.line))
+    attribute = facts[0].attribute
+    said = "; ".join(f"{f.value} ({_where(f)})" for f in facts)
+    winner, rule = choose(facts, ledger)
+    notes = sorted({f.source for f in facts} | ({entity} if entity in ledger.metas else set()))
+    ident = finding_id("fact-conflict", entity, attribute.casefold())
+    suggestion = (f"{rule}: keep the value of [[{winner}]] (vaultmem resolve {ident} --auto)"
+                  if winner else f"{rule}: vaultmem resolve {ident} --keep NOTE")
+    return Finding(ident, "fact-conflict",
+                   notes, f"[[{entity}]] {attribute} is stated differently: {said}",
+                   suggestion, facts[0].line, rule, winner, [_where(f) for f in facts])
+
+
+def scope(meta: Meta | None) -> int:
+    """How specific a source is: 3 an agent's, 2 a project's, 1 global."""
+    kind = meta[0] if meta else ""
+    keys = {raw[0] for raw in meta[5]} if meta else set()
+    if kind in ("agent", "lesson") or "agent" in keys:
+        return 3
+    if kind == "project" or keys & {"project", "applies_to"}:
+        return 2
+    return 1
+
+
+def choose(facts: list[Fact], ledger: Ledger) -> tuple[str | None, str]:
+    """The winning source: most specific, then most recent (all dates known), else nobody."""
+    sources = sorted({f.source for f in facts})
+    scopes = {s: scope(ledger.metas.get(s)) for s in sources}
+    best = max(scopes.values())
+    if list(scopes.values()).count(best) == 1:
+        return next(s for s in sources if scopes[s] == best), "most specific wins"
+    dates = {f.source: f.asserted for f in facts}
+    if all(dates.values()):
+        newest = max(dates.values())
+        winners = [s for s, d in dates.items() if d == newest]
+        if len(winners) == 1:
+            return winners[0], "most recent wins"
+    return None, "ask the user"
+
+
+def supersede_graph(ledger: Ledger) -> Supersedes:
+    """X -> {Y, ...} when X supersedes Y (from either side's property)."""
+    graph: Supersedes = defaultdict(set)
+    for fact in ledger.relations:
+        if fact.attribute == "supersedes":
+            graph[fact.source].add(fact.entity)
+        else:
+            graph[fact.entity].add(fact.source)
+    return graph
+
+
+def decision_findings(ledger: Ledger, kinds: tuple[str, ...]) -> list[Finding]:
+    """Competing approved decisions, and superseded entries still marked active."""
+    graph = supersede_graph(ledger)
+    found = []
+    if "superseded-active" in kinds:
+        found += _superseded_active(graph, ledger)
+    if "decision-conflict" in kinds:
+        found += _competing(graph, ledger)
+    return found
+
+
+def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
+    """An entry another supersedes whose own status still says active."""
+    found = []
+    for newer, older in sorted((n, o) for n, olders in graph.items() for o in olders):
+        status = ledger.metas.get(older, ("", ""))[1]
+        if status in ACTIVE:
+            found.append(Finding(
+                finding_id("superseded-active", older, newer), "superseded-active",
+                sorted([older, newer]), f"[[{older}]] is superseded by [[{newer}]] but its "
+                f"status is still {status}", f"most recent wins: set [[{older}]] to superseded",
+                None, "most recent wins", newer, [f"[[{newer}]]", f"[[{older}]]"]))
+    return found
+
+
+def _competing(graph: Supersedes, ledger: Ledger) -> list[Finding]:
+    """Two or more approved decisions on one topic, none superseding another."""
+    topics: dict[str, list[Fact]] = {}
+    for (note_id, attribute), facts in ledger.groups.items():
+        meta = ledger.metas.get(note_id)
+        if attribute == "topic" and meta and meta[0] == "decision" and meta[1] in ACTIVE:
+            for fact in facts:
+                if fact.source == note_id:
+                    topics.setdefault(" ".join(str(fact.value).casefold().split()), []).append(fact)
+    return [finding for topic, facts in sorted(topics.items())
+            if (finding := _topic_finding(topic, facts, graph, ledger))]
+
+
+def _topic_finding(topic: str, facts: list[Fact], graph: Supersedes,
+                   ledger: Ledger) -> Finding | None:
+    """The finding for one topic's approved decisions that do not supersede each other."""
+    ids = sorted({f.source for f in facts})
+    open_ = [d for d in ids if not any(_supersedes(graph, o, d) for o in ids if o != d)]
+    if len(open_) < 2:
+        return None
+    dated = [f for f in facts if f.source in open_]
+    winner, rule = choose(dated, ledger)
+    listed = ", ".join(f"[[{d}]]" for d in open_)
+    ident = finding_id("decision-conflict", *open_)
+    suggestion = (f"{rule}: keep [[{winner}]] and supersede the others (vaultmem resolve "
+                  f"{ident} --auto)" if winner else
+                  f"{rule}: vaultmem resolve {ident} --keep DECISION")
+    return Finding(ident, "decision-conflict", open_,
+                   f"approved decisions on topic {topic!r} compete: {listed}", suggestion,
+                   None, rule, winner, [f"[[{d}]]" for d in open_])
+
+
+def _supersedes(graph: Supersedes, newer: str, older: str) -> bool:
+    """True when ``newer`` supersedes ``older``, directly or through others (cycles end)."""
+    seen, stack = {newer}, [newer]
+    while stack:
+        for nxt in graph.get(stack.pop(), ()):
+            if nxt == older:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
+
+
+def expired_used(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
+    """Facts past ``valid_until`` that MEMORY.md, NOW.md or an agent note still cite."""
+    expired = {f.source: f for facts in ledger.groups.values() for f in facts
+               if f.kind == "fact-note" and f.valid_until and f.valid_until[:10] <
+               today.isoformat() and ledger.metas.get(f.source, ("", ""))[1] not in INACTIVE}
+    citers = [i for i, meta in ledger.metas.items() if i in CITERS or meta[0] == "agent"]
+    found = []
+    for citer in sorted(citers):
+        for link in vault.notes[citer].links:
+            fact = expired.get(link.resolved or "")
+            if fact is not None:
+                found.append(Finding(
+                    finding_id("expired-used", fact.source, citer), "expired-used",
+                    sorted([fact.source, citer]), f"[[{citer}]] line {link.line} cites "
+                    f"[[{fact.source}]], which expired on {fact.valid_until}",
+                    f"update [[{citer}]] or renew the fact", link.line, "",
+                    None, [f"[[{citer}]]:{link.line}", _where(fact)]))
+    return found

@@ -1,0 +1,93 @@
+"""Duplicate entries (near-identical titles of one type) and aliases claimed twice.
+
+No all-pairs comparison over the vault: titles are blocked by type and their first letters,
+and rapidfuzz compares titles only within a block. Flagged only; vaultmem never merges notes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+
+from rapidfuzz import fuzz, process
+
+from ..model import Finding
+from ..recall.doc import Meta
+
+SIMILAR = 92
+SHORT = 5
+SKIP_TYPES = {"daily"}
+NUMBERS = re.compile(r"\d+")
+
+
+def _id(kind: str, *parts: str) -> str:
+    """A stable finding id."""
+    digest = hashlib.sha1("\x1f".join([kind, *sorted(parts)]).encode()).hexdigest()
+    return f"{kind}:{digest[:8]}"
+
+
+def _key(title: str) -> str:
+    """A title reduced to letters and digits, lower-case."""
+    return "".join(c for c in title.casefold() if c.isalnum())
+
+
+def _same_but_numbers(a: str, b: str) -> bool:
+    """``Sprint 12`` and ``Sprint 13`` differ only in a number: two notes, not one."""
+    return a != b and NUMBERS.sub("#", a) == NUMBERS.sub("#", b)
+
+
+def duplicate_findings(metas: dict[str, Meta]) -> list[Finding]:
+    """Duplicates within each type, and alias clashes across the vault."""
+    blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for note_id, meta in metas.items():
+        if meta[0] not in SKIP_TYPES:
+            key = _key(note_id.rsplit("/", 1)[-1])
+            blocks[(meta[0], key[:3])].append(note_id)
+    found = [f for block in blocks.values() if len(block) > 1 for f in _block(sorted(block))]
+    return found + _alias_clashes(metas)
+
+
+def _block(ids: list[str]) -> list[Finding]:
+    """Pairs of near-identical titles in one block."""
+    titles = [note_id.rsplit("/", 1)[-1] for note_id in ids]
+    keys = [_key(t) for t in titles]
+    found = []
+    for i in range(len(ids)):
+        later = keys[i + 1 :]
+        for _, score, offset in process.extract(keys[i], later, scorer=fuzz.ratio, limit=None,
+                                                score_cutoff=SIMILAR):
+            j = i + 1 + offset
+            short = min(len(keys[i]), len(keys[j])) < SHORT and keys[i] != keys[j]
+            if not short and not _same_but_numbers(keys[i], keys[j]):
+                found.append(_duplicate(ids[i], ids[j], score))
+    return found
+
+
+def _duplicate(first: str, second: str, score: float) -> Finding:
+    """One duplicate pair."""
+    return Finding(_id("duplicate", first, second), "duplicate", [first, second],
+                   f"[[{first}]] and [[{second}]] look like the same entry ({score:.0f}% alike)",
+                   "merge them by hand, or rename one; vaultmem never merges notes", None,
+                   "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
+
+
+def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
+    """An alias claimed by two notes, or an alias that is another note's title."""
+    claims: dict[str, set[str]] = defaultdict(set)
+    titles: dict[str, set[str]] = defaultdict(set)
+    for note_id, meta in metas.items():
+        titles[note_id.rsplit("/", 1)[-1].casefold()].add(note_id)
+        for alias in meta[4]:
+            claims[alias.casefold()].add(note_id)
+    found = []
+    for alias, owners in sorted(claims.items()):
+        everyone = sorted(owners | titles.get(alias, set()))
+        if len(everyone) > 1:
+            found.append(Finding(
+                _id("alias-clash", alias, *everyone), "alias-clash", everyone,
+                f"{alias!r} names {len(everyone)} notes: "
+                + ", ".join(f"[[{i}]]" for i in everyone),
+                "keep the alias on one note; links by alias never resolve in Obsidian anyway",
+                None, "ask the user", None, [f"[[{i}]]" for i in everyone]))
+    return found
