@@ -143,12 +143,14 @@ def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
 def _competing(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     """Two or more approved decisions on one topic, none superseding another."""
     topics: dict[str, list[Fact]] = {}
-    for (note_id, attribute), facts in ledger.groups.items():
-        meta = ledger.metas.get(note_id)
-        if attribute == "topic" and meta and meta[0] == "decision" and meta[1] in ACTIVE:
-            for fact in facts:
-                if fact.source == note_id:
-                    topics.setdefault(" ".join(str(fact.value).casefold().split()), []).append(fact)
+    for note_id, meta in ledger.metas.items():
+        if meta[0] != "decision" or meta[1] not in ACTIVE:
+            continue
+        for raw in meta[5]:
+            if raw[0] == "topic" and raw[3] == "property":
+                topic = " ".join(str(raw[1]).casefold().split())
+                topics.setdefault(topic, []).append(Fact(note_id, "topic", raw[1], note_id,
+                                                         raw[2], "property", raw[8]))
     return [finding for topic, facts in sorted(topics.items())
             if (finding := _topic_finding(topic, facts, graph, ledger))]
 
@@ -187,9 +189,9 @@ def _supersedes(graph: Supersedes, newer: str, older: str) -> bool:
 
 def expired_used(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
     """Facts past ``valid_until`` that MEMORY.md, NOW.md or an agent note still cite."""
-    expired = {f.source: f for facts in ledger.groups.values() for f in facts
-               if f.kind == "fact-note" and f.valid_until and f.valid_until[:10] <
-               today.isoformat() and ledger.metas.get(f.source, ("", ""))[1] not in INACTIVE}
+    expired = {f.source: f for f in ledger.fact_notes
+               if f.valid_until and f.valid_until[:10] < today.isoformat()
+               and ledger.metas.get(f.source, ("", ""))[1] not in INACTIVE}
     citers = [i for i, meta in ledger.metas.items() if i in CITERS or meta[0] == "agent"]
     found = []
     for citer in sorted(citers):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..model import Fact
@@ -19,38 +19,58 @@ NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?")
 
 @dataclass
 class Ledger:
-    """Per note: its metadata; per (entity, attribute): every statement, and entity history."""
+    """Per note: its metadata; per (entity, attribute): every statement, and entity history.
+
+    ``groups`` holds only the (entity, attribute) pairs stated more than once, the only ones
+    that can conflict; ``expired`` the fact notes past ``valid_until``.
+    """
 
     metas: dict[str, Meta] = field(default_factory=dict)
-    groups: dict[tuple[str, str], list[Fact]] = field(default_factory=lambda: defaultdict(list))
+    groups: dict[tuple[str, str], list[Fact]] = field(default_factory=dict)
     reviewed: dict[tuple[str, str], str] = field(default_factory=dict)  # last history date
     relations: list[Fact] = field(default_factory=list)
+    fact_notes: list[Fact] = field(default_factory=list)
 
 
 def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> Ledger:
     """Collect every fact (entity links resolved) and every ``## History`` date."""
     ledger = Ledger()
+    raw: dict[tuple[str, str], list[tuple[str, str, RawFact]]] = defaultdict(list)
+    resolve = _memo(resolver)
     for note_id, meta in documents:
         ledger.metas[note_id] = meta
         for attribute, date in meta[6]:
             key = (note_id, attribute.casefold())
             ledger.reviewed[key] = max(ledger.reviewed.get(key, ""), date)
-        for raw in meta[5]:
-            fact = _fact(note_id, raw, resolver)
-            if fact.kind == "relation":
-                ledger.relations.append(fact)
-            else:
-                ledger.groups[(fact.entity, fact.attribute.casefold())].append(fact)
+        for fact in meta[5]:
+            entity = resolve(fact[4], note_id) if fact[4] else note_id
+            if fact[3] == "relation":
+                ledger.relations.append(_fact(note_id, entity, fact))
+                continue
+            raw[(entity, fact[0].casefold())].append((note_id, entity, fact))
+            if fact[3] == "fact-note":
+                ledger.fact_notes.append(_fact(note_id, entity, fact))
+    ledger.groups = {key: [_fact(*item) for item in items]
+                     for key, items in raw.items() if len(items) > 1}
     return ledger
 
 
-def _fact(note_id: str, raw: RawFact, resolver: Resolver) -> Fact:
-    """A fact with its entity resolved (a note states facts about itself by default)."""
-    attribute, value, line, kind, target, valid_from, valid_until, confidence, asserted = raw
-    entity = note_id
-    if target:
-        found, _ = resolver.resolve(target, note_id)
-        entity = found or target
+def _memo(resolver: Resolver) -> Callable[[str, str], str]:
+    """``resolver.resolve`` remembered per (target, folder); unresolved targets kept as text."""
+    seen: dict[tuple[str, str], str] = {}
+
+    def resolve(target: str, source: str) -> str:
+        key = (target, source.rpartition("/")[0])
+        if key not in seen:
+            seen[key] = resolver.resolve(target, source)[0] or target
+        return seen[key]
+
+    return resolve
+
+
+def _fact(note_id: str, entity: str, raw: RawFact) -> Fact:
+    """A fact from its raw tuple, about ``entity``."""
+    attribute, value, line, kind, _, valid_from, valid_until, confidence, asserted = raw
     return Fact(entity, attribute, value, note_id, line, kind, asserted, valid_from,
                 valid_until, confidence)
 
