@@ -51,7 +51,8 @@ class BadUsage(click.ClickException):
 
 COMMANDS = {
     "scan": "read", "show": "read", "graph": "read", "lint": "read",
-    "search": "recall", "related": "recall", "index": "recall",
+    "search": "recall", "related": "recall", "index": "recall", "context": "recall",
+    "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",
     "conflicts": "curate", "resolve": "curate",

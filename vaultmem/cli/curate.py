@@ -8,13 +8,12 @@ import sys
 import click
 
 from ..curate.conflicts import KINDS, find_conflicts
+from ..curate.report import REPORT_PATH, conflicts_note
 from ..errors import UsageError
 from ..model import Finding
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 from .write import report, write_options
-
-REPORT_PATH = "_vaultmem/Conflicts.md"
 
 
 def _text(findings: list[Finding]) -> str:
@@ -26,18 +25,6 @@ def _text(findings: list[Finding]) -> str:
         rows += [f"{item.kind} {item.id}", f"  {item.message}", f"  -> {item.suggestion}"]
     rows.append(f"{len(findings)} conflict(s).")
     return "\n".join(rows)
-
-
-def report_note(findings: list[Finding]) -> str:
-    """The conflicts as a note people can work through in Obsidian."""
-    from ..write.generated import generated_text
-
-    rows = ["# Conflicts", "", f"{len(findings)} open. Resolve one with "
-            "`vaultmem resolve ID --keep NOTE` (or `--auto` where a rule decides).", ""]
-    for item in findings:
-        rows += [f"## {item.kind}: {item.id}", "", item.message, "",
-                 f"- Suggestion: {item.suggestion}", f"- Sources: {', '.join(item.sources)}", ""]
-    return generated_text("\n".join(rows), {"type": "report"})
 
 
 @cli.command("conflicts")
@@ -59,7 +46,7 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
     if write:
         from ..write.generated import write_generated
 
-        result = write_generated(vault, REPORT_PATH, report_note(findings))
+        result = write_generated(vault, REPORT_PATH, conflicts_note(findings))
         click.echo(f"{result.action} {result.path}", err=True)
     emit({"findings": [f.to_dict() for f in findings]}, lambda _: _text(findings), as_json)
     if check and findings:

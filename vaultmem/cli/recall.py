@@ -124,3 +124,55 @@ def index_command(vault: Vault, write: bool, as_json: bool) -> None:
         return
     emit({"pages": {path: text for path, text in pages.items()}},
          lambda _: "\n\n".join(pages.values()).rstrip("\n"), as_json)
+
+
+@cli.command("context")
+@click.option("--agent", metavar="NAME", help="The agent whose context it is.")
+@click.option("--query", metavar="TEXT", help="What the agent is working on or asking.")
+@click.option("--note", metavar="NOTE", help="A note the context is about.")
+@click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000),
+              help="Most tokens the context may take (estimated; see the README).")
+@click.option("--write", is_flag=True, help="Write it as the agent's context note.")
+@json_option
+@with_vault
+def context_command(vault: Vault, agent: str | None, query: str | None, note: str | None,
+                    budget: int, write: bool, as_json: bool) -> None:
+    """Build an agent's context: core memory, now, its rules and lessons, relevant entries,
+    decisions, KPIs, people, recent activity and open conflicts, within a token budget.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault context --agent Rafael --query "OCR accuracy" --budget 800
+    """
+    from ..recall.context import build_context
+
+    built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
+    if write:
+        from ..write.context_note import write_context_note
+
+        result = write_context_note(vault, built)
+        click.echo(f"{result.action} {result.path}", err=True)
+    emit(built.to_dict(), lambda data: data["text"].rstrip("\n"), as_json)
+
+
+@cli.command("sync")
+@click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000))
+@click.option("--no-index", is_flag=True, help="Do not rewrite the index notes.")
+@click.option("--no-conflicts", is_flag=True, help="Do not rewrite the conflicts note.")
+@json_option
+@with_vault
+def sync_command(vault: Vault, budget: int, no_index: bool, no_conflicts: bool,
+                 as_json: bool) -> None:
+    """Regenerate every agent's context note, the index notes and the conflicts note.
+
+    Only notes whose content changed are rewritten, so sync tools do not churn.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault sync
+    """
+    from ..write.context_note import sync
+
+    results = sync(vault, budget=budget, index=not no_index, conflicts=not no_conflicts)
+    emit({"results": [r.to_dict() for r in results]},
+         lambda _: "\n".join(f"{r.action} {r.path}" for r in results), as_json)

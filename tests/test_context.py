@@ -1,0 +1,117 @@
+"""The agent context: sections, sources, budget, determinism, secrets, context notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from vaultmem.recall.budget import estimate_tokens, trim
+from vaultmem.recall.context import build_context
+from vaultmem.vault import Vault
+
+from .conftest import SAMPLE, hash_tree
+from .test_cli import run
+
+TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture(scope="module")
+def vault() -> Vault:
+    return Vault(SAMPLE, use_cache=False)
+
+
+@pytest.mark.parametrize("budget", [120, 300, 500, 1000, 2000, 4000])
+def test_budget_is_a_hard_cap_and_nothing_is_cut_mid_link(vault: Vault, budget: int) -> None:
+    built = build_context(vault, agent="Rafael", query="OCR accuracy blockers", budget=budget,
+                          today=TODAY)
+    assert estimate_tokens(built.text) == built.tokens <= budget
+    for line in built.text.splitlines():
+        assert line.count("[[") == line.count("]]"), line
+    for item in built.items:  # a trimmed item is a prefix of its source text, cut at a word end
+        if item.text.endswith("…"):
+            assert re.search(r"[\w.!?)\],;:]…$", item.text), item.text
+            assert len(item.lines) <= item.text.count("\n") + 1
+
+
+def test_sections_and_sources(vault: Vault) -> None:
+    built = build_context(vault, agent="Rafael", query="what is the OCR accuracy now?",
+                          budget=2000, today=TODAY)
+    titles = re.findall(r"^## (.+)$", built.text, re.MULTILINE)
+    assert titles == ["Core memory", "Now", "Agent", "Relevant", "Decisions", "KPIs", "People",
+                      "Recent activity", "Open conflicts: ask the user before relying on these"]
+    assert "- OCR Accuracy: 0.87 (target 0.95 ratio), trend 0.81 → 0.87 ([[KPIs/OCR Accuracy]])" \
+        in built.text
+    assert "Lesson (confirmed): Rafael - Deskew before OCR" in built.text
+    assert "Use Tesseract for OCR (" not in built.text  # superseded decisions stay out
+    blocks = re.split(r"\n(?=- |\n|## )", built.text)
+    items = [block for block in blocks if block.startswith("- ")]
+    assert len(items) == len(built.items)
+    assert all(re.search(r"\(\[\[[^\]]+\]\]\)$", block.rstrip()) for block in items)
+    assert {item.section for item in built.items} == {
+        "core", "now", "agent", "relevant", "decisions", "kpis", "people", "recent",
+        "conflicts"}
+
+
+def test_query_hit_in_a_daily_entry_brings_lines_and_person(vault: Vault) -> None:
+    built = build_context(vault, query="Lucy moved, what timezone is she in now?", budget=1500,
+                          today=TODAY)
+    relevant = [i for i in built.items if i.section == "relevant"]
+    daily = next(i for i in relevant if i.id == "Daily/2026-11-26")
+    assert 11 in daily.lines and "timezone:: UTC+7" in daily.text
+    assert any(i.section == "people" and i.id == "People/Lucy Tan" for i in built.items)
+    assert "timezone is stated differently" in built.text
+
+
+def test_deterministic(vault: Vault) -> None:
+    first = build_context(vault, agent="Strategist", query="pricing", budget=800, today=TODAY)
+    second = build_context(Vault(SAMPLE, use_cache=False), agent="Strategist", query="pricing",
+                           budget=800, today=TODAY)
+    assert first.to_dict() == second.to_dict()
+
+
+def test_secrets_are_redacted(sample: Path) -> None:
+    token = "ghp_" + "Z9y8X7w6" * 5
+    memory = sample / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("## Team", f"## Team\n- Deploy key {token}", 1))
+    code, out, _ = run(sample, "context", "--agent", "Rafael", "--budget", "3000")
+    assert code == 0 and token not in out and token[:12] not in out
+    assert "[REDACTED:GitHub token]" in out
+
+
+def test_cli_json_and_small_budget(sample: Path) -> None:
+    data = json.loads(run(sample, "context", "--agent", "Rafael", "--query", "deskew",
+                          "--budget", "500", "--json")[1])
+    assert set(data) == {"agent", "query", "budget", "tokens", "text", "items"}
+    assert data["agent"] == "Agents/Rafael" and data["tokens"] <= 500
+    assert set(data["items"][0]) >= {"id", "section", "tokens", "score"}
+    code, _, err = run(sample, "context", "--agent", "Rafael", "--query", "x" * 400,
+                       "--budget", "60")
+    assert code == 2 and "too small" in err
+
+
+def test_context_note_and_sync_rewrite_only_changes(sample: Path) -> None:
+    code, _, err = run(sample, "context", "--agent", "Rafael", "--write")
+    assert code == 0 and err == "updated _vaultmem/context/Rafael.md\n"
+    note = (sample / "_vaultmem" / "context" / "Rafael.md").read_text()
+    assert note.startswith("---\ngenerated_by: vaultmem\ntype: context\nbudget: 2000\n"
+                           'agent: "[[Agents/Rafael]]"\n---\n# Context for Rafael\n')
+    assert "\n## Sources\n- [[" in note and "\n## Neighbourhood\n```mermaid\nflowchart LR\n" in note
+    out = run(sample, "sync")[1].splitlines()
+    assert "unchanged _vaultmem/context/Rafael.md" in out
+    assert "updated _vaultmem/context/Strategist.md" in out
+    before = hash_tree(sample)
+    assert {line.split()[0] for line in run(sample, "sync")[1].splitlines()} == {"unchanged"}
+    assert hash_tree(sample) == before
+    assert "_vaultmem/context/Rafael" not in Vault(sample).notes
+
+
+def test_trim_keeps_links_whole() -> None:
+    text = "Ask [[Lucy Tan]] before changing [[Charge per document]] pricing again."
+    for limit in range(1, estimate_tokens(text) + 1):
+        cut = trim(text, limit)
+        assert estimate_tokens(cut) <= limit and cut.count("[[") == cut.count("]]")
+        assert cut == "" or text.startswith(cut.rstrip("…"))

@@ -1,0 +1,251 @@
+"""An agent's context: the memory it needs, in sections, sourced, within a token budget.
+
+Every section gets candidates with scores (:mod:`.gather`). Each first takes its floor, a
+share of the budget, best items first; what is left goes to the best remaining items of any
+section (weighted by section); an item too big for what is left is trimmed at a line,
+sentence or word end. Conflicts touching anything chosen are added last, displacing the
+weakest items if needed. Same vault, same arguments: same context.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from ..model import Json
+from ..secrets import redact
+from ..vault import Vault
+from .budget import Counter, counter, trim
+from .gather import (
+    LIST_MARK,
+    ContextItem,
+    agent_items,
+    cite,
+    decision_items,
+    kpi_items,
+    line_items,
+    neighbour_items,
+    note_lines,
+    now_items,
+    person_item,
+    recent_items,
+)
+from .search import search
+from .text import tokens
+
+# (key, title, floor share of the budget, weight when sharing what is left)
+SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
+            ("agent", "Agent", 0.15, 2.5), ("relevant", "Relevant", 0.28, 3.0),
+            ("decisions", "Decisions", 0.08, 1.2), ("kpis", "KPIs", 0.05, 1.0),
+            ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
+            ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
+HITS = 8
+AROUND = 2
+RECENT_DAYS = 3
+CONFLICT_KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "expired-used")
+
+
+@dataclass
+class Context:
+    """A built context: the Markdown text and the items it holds."""
+
+    agent: str | None
+    query: str | None
+    budget: int
+    tokens: int
+    text: str
+    items: list[ContextItem] = field(default_factory=list)
+
+    def to_dict(self) -> Json:
+        """The ``context --json`` shape."""
+        return {"agent": self.agent, "query": self.query, "budget": self.budget,
+                "tokens": self.tokens, "text": self.text,
+                "items": [item.to_dict() for item in self.items]}
+
+
+def build_context(vault: Vault, *, agent: str | None = None, query: str | None = None,
+                  note: str | None = None, budget: int = 2000,
+                  today: dt.date | None = None) -> Context:
+    """The context for ``agent`` (a note name) about ``query`` and/or ``note``."""
+    count = counter()
+    agent_note = vault.note(agent) if agent else None
+    terms = set(tokens(query or ""))
+    candidates = _candidates(vault, agent_note.id if agent_note else None, query, note, terms)
+    header = _header(agent_note.title if agent_note else None, query)
+    if count(header) + 20 > budget:
+        raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
+    chosen = _choose(candidates, budget - count(header), count)
+    chosen = _with_conflicts(vault, chosen, budget - count(header), count, today)
+    text = _render(header, chosen)
+    return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
+                   chosen)
+
+
+def _header(agent: str | None, query: str | None) -> str:
+    """The context's first lines."""
+    title = f"# Context for {agent}" if agent else "# Context"
+    return title + (f"\n\nQuestion: {query}" if query else "") + "\n"
+
+
+def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
+                terms: set[str]) -> list[ContextItem]:
+    """Every candidate item of every section, secrets redacted."""
+    near: set[str] = set()
+    items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
+    if agent:
+        agent_note = vault.notes[agent]
+        near |= {link.resolved for link in agent_note.links if link.resolved}
+        items += agent_items(vault, agent_note, terms)
+    relevant, linked = _relevant(vault, query, note, agent)
+    near |= linked | {item.id for item in relevant}
+    items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
+    items += _people(vault, near, agent)
+    items += recent_items(vault, RECENT_DAYS, terms)
+    for item in items:
+        item.text = redact(item.text)
+    return items
+
+
+def _relevant(vault: Vault, query: str | None, note: str | None,
+              agent: str | None) -> tuple[list[ContextItem], set[str]]:
+    """Search hits with the lines around their best line, and the notes those lines link."""
+    items: list[ContextItem] = []
+    linked: set[str] = set()
+    if note:
+        target = vault.note(note)
+        items += line_items(vault, target.id, "relevant", set(tokens(query or "")), 3.0)[:12]
+        linked |= {link.resolved for link in target.links if link.resolved}
+    if agent and not query and not note:
+        items += neighbour_items(vault, vault.notes[agent], set())
+    if query:
+        for rank, hit in enumerate(search(vault, query, limit=HITS)):
+            if hit.id in ("MEMORY", "NOW") or hit.id == agent:
+                continue
+            item, links = _around(vault, hit.id, hit.line, HITS - rank + hit.score)
+            items.append(item)
+            linked |= links
+    return items, linked
+
+
+def _around(vault: Vault, note_id: str, line: int | None, score: float) -> tuple[ContextItem,
+                                                                                 set[str]]:
+    """The hit's best line with up to two lines either side (within its paragraph or entry)."""
+    note = vault.notes[note_id]
+    lines = note_lines(vault, note_id)
+    centre = line or next((h.line + 1 for h in note.headings), 1)
+    while centre < len(lines) and (not lines[centre - 1].strip()
+                                   or lines[centre - 1].lstrip().startswith(("#", "---"))):
+        centre += 1  # from a heading or a blank line to the text under it
+    chosen = [centre]
+    for step in (-1, 1):
+        at = centre + step
+        while len(chosen) < 2 * AROUND + 1 and 0 < at <= len(lines) and lines[at - 1].strip() \
+                and not lines[at - 1].lstrip().startswith(("#", "---")):
+            chosen.append(at)
+            at += step
+    chosen.sort()
+    text = "\n".join(LIST_MARK.sub("", lines[n - 1].strip()) for n in chosen if n <= len(lines))
+    links = {link.resolved for link in note.links if link.line in chosen and link.resolved}
+    return ContextItem(note.id, "relevant", text, cite(note, centre), score, chosen), links
+
+
+def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:
+    """The people linked from the agent, the hits and the notes around them."""
+    people = sorted(n for n in near if n in vault.notes and vault.notes[n].type == "person")
+    return [person_item(vault, person, 2.0) for person in people]
+
+
+def _cost(item: ContextItem, count: Counter) -> int:
+    """Tokens of an item as rendered."""
+    return count(_line(item) + "\n")
+
+
+def _line(item: ContextItem) -> str:
+    """``- text (source)``, continuation lines indented."""
+    return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
+
+
+def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[ContextItem]:
+    """Floors first, then the best of the rest; an item that does not fit is trimmed."""
+    by_section = {key: sorted((i for i in items if i.section == key),
+                              key=lambda i: (-i.score, i.id, i.lines))
+                  for key, *_ in SECTIONS}
+    chosen: list[ContextItem] = []
+    used = 0
+    for key, title, floor, _ in SECTIONS:
+        share, heading = int(budget * floor), count(f"\n## {title}\n")
+        for item in by_section[key]:
+            cost = _cost(item, count) + (heading if not _has(chosen, key) else 0)
+            if cost > share or used + cost > budget:
+                break
+            chosen.append(item)
+            used, share = used + cost, share - cost
+    weights = {key: weight for key, _, _, weight in SECTIONS}
+    rest = sorted((i for i in items if i not in chosen),
+                  key=lambda i: (-i.score * weights[i.section], i.id, i.lines))
+    for item in rest:
+        used += _take(item, chosen, budget - used, count)
+    return chosen
+
+
+def _has(chosen: list[ContextItem], section: str) -> bool:
+    """True when a section already has an item (its heading is paid for)."""
+    return any(item.section == section for item in chosen)
+
+
+def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: Counter) -> int:
+    """Add ``item`` (trimmed if needed) when it fits in ``room``; the tokens it used."""
+    title = next(t for k, t, _, _ in SECTIONS if k == item.section)
+    heading = 0 if _has(chosen, item.section) else count(f"\n## {title}\n")
+    cost = _cost(item, count) + heading
+    if cost > room:
+        overhead = _cost(ContextItem(item.id, item.section, "", item.cite, 0), count) + heading
+        item.text = trim(item.text, room - overhead, count) if room > overhead else ""
+        if not item.text:
+            return 0
+        item.lines = item.lines[: item.text.count("\n") + 1]  # only the lines still there
+        cost = _cost(item, count) + heading
+    chosen.append(item)
+    return cost
+
+
+def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: Counter,
+                    today: dt.date | None) -> list[ContextItem]:
+    """Warn about open conflicts touching the chosen notes, dropping the weakest if needed."""
+    from ..curate.conflicts import find_conflicts
+
+    ids = {item.id for item in chosen}
+    warnings = [ContextItem(f.notes[0], "conflicts", f.message, f.sources[0].split("]]")[0] + "]]"
+                            if f.sources else f"[[{f.notes[0]}]]", 10.0)
+                for f in find_conflicts(vault, kinds=CONFLICT_KINDS, today=today)
+                if ids & set(f.notes)]
+    kept = list(chosen)
+    for warning in warnings:
+        warning.text = redact(warning.text)
+        while kept and _total([*kept, warning], count) > budget:
+            kept.remove(min(kept, key=lambda i: (i.score, i.id)))
+        if _total([*kept, warning], count) <= budget:
+            kept.append(warning)
+    return kept
+
+
+def _total(items: list[ContextItem], count: Counter) -> int:
+    """Tokens of the rendered sections."""
+    return count(_render("", items))
+
+
+def _render(header: str, items: list[ContextItem]) -> str:
+    """The Markdown context: sections in their fixed order, items in score order."""
+    parts = [header.rstrip("\n")] if header else []
+    for key, title, _, _ in SECTIONS:
+        section = sorted((i for i in items if i.section == key),
+                         key=lambda i: (-i.score, i.id, i.lines))
+        if section:
+            parts.append(f"\n## {title}\n" + "\n".join(_line(i) for i in section))
+    for item in items:
+        item.tokens = counter()(_line(item) + "\n")
+    return "\n".join(parts).strip("\n") + "\n"
+
+
+__all__ = ["Context", "ContextItem", "build_context", "note_lines"]

@@ -1,0 +1,218 @@
+"""Candidate items for each section of an agent's context, each with a score and a source."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from ..model import Json, Note
+from ..read.record import search_doc_of
+from ..vault import Vault
+from .doc import link_term
+from .text import tokens
+
+LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
+TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")
+ENTRY = re.compile(r"^(\d{1,2}:\d{2})\s+—\s+(.*)$")
+LIVE = {"approved", "accepted", "active", "confirmed"}
+
+
+@dataclass
+class ContextItem:
+    """One piece of context: its text, where it comes from, and how much it is worth."""
+
+    id: str
+    section: str
+    text: str
+    cite: str
+    score: float
+    lines: list[int] = field(default_factory=list)
+    tokens: int = 0
+
+    def to_dict(self) -> Json:
+        """The ``context --json`` item shape."""
+        data = asdict(self)
+        data.pop("text")
+        return data
+
+
+def note_lines(vault: Vault, note_id: str) -> list[str]:
+    """The note's file lines (as cached with its search document)."""
+    return search_doc_of(vault.index.notes.entries[note_id])[2].splitlines()
+
+
+def cite(note: Note, line: int) -> str:
+    """``[[id#Heading]]`` for the heading above ``line`` (``[[id#^block]]`` for a block)."""
+    block = next((b.id for b in note.block_ids if b.line == line), None)
+    if block:
+        return f"[[{note.id}#^{block}]]"
+    above = [h for h in note.headings if h.line <= line and h.level > 1]
+    return f"[[{note.id}#{above[-1].text}]]" if above else f"[[{note.id}]]"
+
+
+def overlap(text: str, query: set[str]) -> float:
+    """The share of the query's terms found in ``text``."""
+    return len(query & set(tokens(text))) / len(query) if query else 0.0
+
+
+def _body_lines(vault: Vault, note: Note) -> list[tuple[int, str]]:
+    """(first file line, text) of the body's paragraphs and list items (headings left out).
+
+    Lines of one paragraph join into one; each list item is its own piece.
+    """
+    lines = note_lines(vault, note.id)
+    pieces: list[tuple[int, str]] = []
+    joinable = False
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if number <= _body_start(lines) or not text or text.startswith(("#", "|-", "---")) \
+                or text in ("```", "~~~"):
+            joinable = False
+            continue
+        if joinable and not LIST_MARK.match(raw) and not text.startswith("|"):
+            pieces[-1] = (pieces[-1][0], pieces[-1][1] + " " + text)
+        else:
+            pieces.append((number, text))
+        joinable = True
+    return pieces
+
+
+def _body_start(lines: list[str]) -> int:
+    """The last line of the frontmatter (0 when there is none)."""
+    if lines and lines[0].strip() == "---":
+        return next((i + 1 for i, line in enumerate(lines[1:], start=1)
+                     if line.strip() == "---"), 0)
+    return 0
+
+
+def line_items(vault: Vault, note_id: str, section: str, query: set[str],
+               weight: float = 1.0) -> list[ContextItem]:
+    """Every body line of a note as an item, earlier lines and query matches first."""
+    if note_id not in vault.notes:
+        return []
+    note = vault.notes[note_id]
+    body = _body_lines(vault, note)
+    return [ContextItem(note.id, section, LIST_MARK.sub("", text), cite(note, number),
+                        weight * (1 - index / (len(body) + 1)) + 2 * overlap(text, query),
+                        [number])
+            for index, (number, text) in enumerate(body)]
+
+
+def neighbour_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]:
+    """Without a question: the notes the agent links, each by its title and first line."""
+    items = []
+    for link in agent.links:
+        target = link.resolved
+        if target is None or target not in vault.notes or target == agent.id:
+            continue
+        other = vault.notes[target]
+        if other.type == "lesson" and other.frontmatter.get("status") in LIVE:
+            continue  # already in the agent's own section
+        first = next((t for _, t in _body_lines(vault, other)), "")
+        text = f"{other.title} ({other.type})" + (f": {LIST_MARK.sub('', first)}" if first else "")
+        items.append(ContextItem(other.id, "relevant", text, f"[[{other.id}]]",
+                                 1.5 + 2 * overlap(text, query), []))
+    unique = {item.id: item for item in reversed(items)}
+    return sorted(unique.values(), key=lambda i: i.id)
+
+
+def now_items(vault: Vault, query: set[str]) -> list[ContextItem]:
+    """NOW.md lines, the current task first."""
+    items = line_items(vault, "NOW", "now", query)
+    order = {"Current Task": 3, "Blockers": 2, "Priorities": 1.5}
+    for item in items:
+        heading = item.cite.partition("#")[2].rstrip("]")
+        item.score += order.get(heading, 0.5)
+        item.text = f"{heading}: {item.text}" if heading else item.text
+    return items
+
+
+def backlinkers(vault: Vault, note: Note) -> list[str]:
+    """Notes that link to ``note`` (from the search index, no graph needed)."""
+    postings = vault.search_index.postings(link_term(note.title))
+    return sorted({p.id for p in postings} - {note.id})
+
+
+def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]:
+    """The agent's profile and rules, and its confirmed or active lessons."""
+    role = agent.frontmatter.get("role")
+    items = [ContextItem(agent.id, "agent", f"{agent.title}: {role}", f"[[{agent.id}]]", 5.0,
+                         [2])] if role else []
+    items += line_items(vault, agent.id, "agent", query, weight=2.0)
+    for lesson_id in backlinkers(vault, agent):
+        lesson = vault.notes[lesson_id]
+        status = lesson.frontmatter.get("status")
+        if lesson.type == "lesson" and status in LIVE:
+            rule = next((t for _, t in _body_lines(vault, lesson) if not t.startswith(">")), "")
+            items.append(ContextItem(lesson.id, "agent", f"Lesson ({status}): {lesson.title}"
+                                     + (f" — {LIST_MARK.sub('', rule)}" if rule else ""),
+                                     f"[[{lesson.id}]]", 4.0 + (status == "confirmed")
+                                     + 2 * overlap(lesson.title + rule, query), [1]))
+    return items
+
+
+def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
+    """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
+    superseded = {raw[4] for _, meta in vault.search_index.documents() for raw in meta[5]
+                  if raw[0] == "supersedes"}
+    items = []
+    for note_id, meta in vault.search_index.documents():
+        if meta[0] != "decision" or meta[1] not in LIVE:
+            continue
+        title = note_id.rsplit("/", 1)[-1]
+        if title in superseded or note_id in superseded:
+            continue
+        rationale = next((str(raw[1]) for raw in meta[5] if raw[0] == "rationale"), "")
+        text = f"{title} ({meta[2] or 'undated'})" + (f": {rationale}" if rationale else "")
+        score = 1 + (note_id in near) * 2 + 2 * overlap(text, query) + _recency(meta[2])
+        items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, []))
+    return items
+
+
+def _recency(date: str) -> float:
+    """A small bonus for newer dates (ISO strings compare in time order)."""
+    return int(date[:4]) / 10_000 + int(date[5:7] or 0) / 120_000 if date[:4].isdigit() else 0.0
+
+
+def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
+    """KPIs: value against target, with the trend of their history table."""
+    items = []
+    for note_id, meta in vault.search_index.documents():
+        if meta[0] != "kpi":
+            continue
+        props = {raw[0]: raw[1] for raw in meta[5] if raw[3] == "property"}
+        trend = [m.group(2) for line in note_lines(vault, note_id)
+                 if (m := TABLE_ROW.match(line.strip()))]
+        text = (f"{note_id.rsplit('/', 1)[-1]}: {props.get('value', '?')}"
+                f" (target {props.get('target', '?')} {props.get('unit', '')})".rstrip()
+                + (f", trend {trend[0]} → {trend[-1]}" if len(trend) > 1 else ""))
+        items.append(ContextItem(note_id, "kpis", text.replace(" )", ")"), f"[[{note_id}]]",
+                                 1 + 2 * (note_id in near) + 2 * overlap(text, query), []))
+    return items
+
+
+def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
+    """A person in one line: name, role, organisation, timezone."""
+    note = vault.notes[note_id]
+    fm = note.frontmatter
+    facts = ", ".join(str(fm[k]) for k in ("role", "org", "timezone") if fm.get(k))
+    return ContextItem(note.id, "people", note.title + (f": {facts}" if facts else ""),
+                       f"[[{note.id}]]", score, [])
+
+
+def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
+    """Entries of the last ``days`` daily notes: time, title and first line."""
+    dailies = sorted(((meta[2], i) for i, meta in vault.search_index.documents()
+                      if meta[0] == "daily" and meta[2]), reverse=True)[:days]
+    items = []
+    for rank, (date, note_id) in enumerate(dailies):
+        note = vault.notes[note_id]
+        lines = note_lines(vault, note_id)
+        for heading in (h for h in note.headings if h.level == 3 and ENTRY.match(h.text)):
+            first = next((t.strip() for t in lines[heading.line:] if t.strip()), "")
+            first = "" if first.startswith("#") else LIST_MARK.sub("", first)
+            text = f"{date} {heading.text}" + (f": {first}" if first else "")
+            items.append(ContextItem(note.id, "recent", text, f"[[{note.id}#{heading.text}]]",
+                                     1 - rank / (days + 1) + heading.line / 10_000
+                                     + 2 * overlap(text, query), [heading.line]))
+    return items

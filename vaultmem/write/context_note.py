@@ -1,0 +1,72 @@
+"""Context notes for agents, and ``sync``: every generated note brought up to date."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ..curate.conflicts import find_conflicts
+from ..curate.report import REPORT_PATH, conflicts_note
+from ..export import mermaid
+from ..names import check_title
+from ..recall.context import Context, build_context
+from ..recall.gather import backlinkers
+from ..recall.indexes import build_indexes, write_indexes
+from ..vault import Vault
+from .apply import WriteResult
+from .generated import generated_text, write_generated
+
+NEIGHBOURS = 30
+
+
+def context_path(vault: Vault, agent: str | None) -> str:
+    """Where an agent's context note lives (``_vaultmem/context/<agent>.md`` by default)."""
+    name = check_title(agent.rsplit("/", 1)[-1]) if agent else "Context"
+    folder = vault.config.context_folder
+    return f"{folder}/{name}.md" if folder else f"{name}.md"
+
+
+def neighbourhood(vault: Vault, agent: str) -> nx.DiGraph:
+    """The agent, the notes it links and the notes linking it (no whole-vault graph)."""
+    graph = nx.DiGraph()
+    note = vault.notes[agent]
+    graph.add_node(agent, title=note.title, type=note.type)
+    for link in note.links:
+        target = link.resolved
+        if target is not None and target in vault.notes and target != agent:
+            other = vault.notes[target]
+            graph.add_node(other.id, title=other.title, type=other.type)
+            graph.add_edge(agent, other.id)
+    for source in backlinkers(vault, note)[:NEIGHBOURS]:
+        graph.add_node(source, title=vault.notes[source].title, type=vault.notes[source].type)
+        graph.add_edge(source, agent)
+    return graph
+
+
+def context_note_text(vault: Vault, built: Context) -> str:
+    """The context, its sources, and (for an agent) a mermaid map of its neighbourhood."""
+    sources = sorted({item.cite for item in built.items})
+    body = built.text.rstrip("\n") + "\n\n## Sources\n" + "\n".join(f"- {s}" for s in sources)
+    properties = {"type": "context", "budget": str(built.budget)}
+    if built.agent:
+        body += "\n\n## Neighbourhood\n" + mermaid(neighbourhood(vault, built.agent)).rstrip()
+        properties["agent"] = f'"[[{built.agent}]]"'
+    return generated_text(body, properties)
+
+
+def write_context_note(vault: Vault, built: Context) -> WriteResult:
+    """Write the context note; unchanged content is left alone."""
+    return write_generated(vault, context_path(vault, built.agent),
+                           context_note_text(vault, built))
+
+
+def sync(vault: Vault, *, budget: int = 2000, index: bool = True,
+         conflicts: bool = True) -> list[WriteResult]:
+    """Every agent's context note, then the index notes and the conflicts note."""
+    agents = [note.id for note in vault.notes.values() if note.type == "agent"]
+    results = [write_context_note(vault, build_context(vault, agent=agent, budget=budget))
+               for agent in agents]
+    if index:
+        results += write_indexes(vault, build_indexes(vault))
+    if conflicts:
+        results.append(write_generated(vault, REPORT_PATH, conflicts_note(find_conflicts(vault))))
+    return results
