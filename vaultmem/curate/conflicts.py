@@ -8,7 +8,7 @@ import hashlib
 from collections import defaultdict
 
 from ..model import Fact, Finding
-from ..recall.doc import Meta
+from ..recall.doc import Meta, link_term
 from ..vault import Vault
 from .duplicates import duplicate_findings
 from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
@@ -27,10 +27,19 @@ def finding_id(kind: str, *parts: str) -> str:
 
 
 def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
-                   today: dt.date | None = None) -> list[Finding]:
-    """Every conflict of the given kinds, sorted by kind and notes."""
+                   today: dt.date | None = None,
+                   touching: set[str] | None = None) -> list[Finding]:
+    """Every conflict of the given kinds, sorted by kind and notes.
+
+    ``touching`` limits the work to conflicts involving those notes: only they, the notes
+    linking them (where facts about them are stated) and the decisions are read.
+    """
     today = today or dt.date.today()
-    ledger = build_ledger(vault.search_index.documents(), vault.index.resolver)
+    documents = vault.search_index.documents()
+    if touching is not None:
+        wanted = _around(vault, touching)
+        documents = ((i, meta) for i, meta in documents if i in wanted or meta[0] == "decision")
+    ledger = build_ledger(documents, vault.index.resolver)
     found: list[Finding] = []
     if "fact-conflict" in kinds:
         found += fact_conflicts(vault, ledger, today)
@@ -40,7 +49,18 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
         found += [f for f in duplicate_findings(ledger.metas) if f.kind in kinds]
     if "expired-used" in kinds:
         found += expired_used(vault, ledger, today)
+    if touching is not None:
+        found = [f for f in found if touching & set(f.notes)]
     return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
+
+
+def _around(vault: Vault, notes: set[str]) -> set[str]:
+    """The notes, and every note that links one of them."""
+    index = vault.search_index
+    wanted = set(notes)
+    for note_id in notes:
+        wanted |= {p.id for p in index.postings(link_term(note_id.rsplit("/", 1)[-1]))}
+    return wanted
 
 
 def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:

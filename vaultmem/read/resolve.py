@@ -82,13 +82,14 @@ class _Table:
     """Paths indexed by lower-case full path and by lower-case file name."""
 
     def __init__(self, paths: Iterable[str]) -> None:
-        self.exact: set[str] = set()
+        ordered = sorted(paths)
+        self.exact: set[str] = set(ordered)
         self.by_path: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
-        for path in sorted(paths):
-            self.exact.add(path)
-            self.by_path[nfc(path).lower()].append(path)
-            self.by_name[posixpath.basename(nfc(path)).lower()].append(path)
+        for path in ordered:
+            key = (path if path.isascii() else nfc(path)).lower()
+            self.by_path[key].append(path)
+            self.by_name[key.rpartition("/")[2]].append(path)
 
     def find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """The best match for ``path`` seen from ``folder``, and whether it was ambiguous."""

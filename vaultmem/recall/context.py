@@ -218,8 +218,7 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
     ids = {item.id for item in chosen}
     warnings = [ContextItem(f.notes[0], "conflicts", f.message, f.sources[0].split("]]")[0] + "]]"
                             if f.sources else f"[[{f.notes[0]}]]", 10.0)
-                for f in find_conflicts(vault, kinds=CONFLICT_KINDS, today=today)
-                if ids & set(f.notes)]
+                for f in find_conflicts(vault, kinds=CONFLICT_KINDS, today=today, touching=ids)]
     kept = list(chosen)
     for warning in warnings:
         warning.text = redact(warning.text)
@@ -231,8 +230,10 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
 
 
 def _total(items: list[ContextItem], count: Counter) -> int:
-    """Tokens of the rendered sections."""
-    return count(_render("", items))
+    """Tokens of the rendered sections (per-piece estimates round up, so never less)."""
+    titles = {key: title for key, title, _, _ in SECTIONS}
+    headings = sum(count(f"\n## {titles[s]}\n") for s in {i.section for i in items})
+    return headings + sum(_cost(item, count) for item in items)
 
 
 def _render(header: str, items: list[ContextItem]) -> str:
