@@ -43,6 +43,7 @@ SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
 HITS = 8
 AROUND = 2
 RECENT_DAYS = 3
+MIN_TRIMMED = 40
 CONFLICT_KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "expired-used")
 
 
@@ -202,7 +203,7 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: Counte
     if cost > room:
         overhead = _cost(ContextItem(item.id, item.section, "", item.cite, 0), count) + heading
         item.text = trim(item.text, room - overhead, count) if room > overhead else ""
-        if not item.text:
+        if len(item.text) < MIN_TRIMMED:  # a stub of a sentence helps nobody
             return 0
         item.lines = item.lines[: item.text.count("\n") + 1]  # only the lines still there
         cost = _cost(item, count) + heading

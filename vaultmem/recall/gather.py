@@ -169,6 +169,18 @@ def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[Contex
     return items
 
 
+def _paragraph(lines: list[str], after: int) -> str:
+    """The first paragraph (or list item) below 0-based line ``after``, joined into one."""
+    out: list[str] = []
+    for raw in lines[after:]:
+        text = raw.strip()
+        if text.startswith("#") or (out and (not text or LIST_MARK.match(raw))):
+            break
+        if text:
+            out.append(LIST_MARK.sub("", text))
+    return " ".join(out)
+
+
 def _recency(date: str) -> float:
     """A small bonus for newer dates (ISO strings compare in time order)."""
     return int(date[:4]) / 10_000 + int(date[5:7] or 0) / 120_000 if date[:4].isdigit() else 0.0
@@ -209,8 +221,7 @@ def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
         note = vault.notes[note_id]
         lines = note_lines(vault, note_id)
         for heading in (h for h in note.headings if h.level == 3 and ENTRY.match(h.text)):
-            first = next((t.strip() for t in lines[heading.line:] if t.strip()), "")
-            first = "" if first.startswith("#") else LIST_MARK.sub("", first)
+            first = _paragraph(lines, heading.line)
             text = f"{date} {heading.text}" + (f": {first}" if first else "")
             items.append(ContextItem(note.id, "recent", text, f"[[{note.id}#{heading.text}]]",
                                      1 - rank / (days + 1) + heading.line / 10_000
