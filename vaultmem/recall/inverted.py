@@ -7,6 +7,7 @@ A shard is rebuilt only when one of its notes changes, and loading all of them i
 from __future__ import annotations
 
 import hashlib
+import marshal
 import math
 from array import array
 from collections import defaultdict
@@ -89,10 +90,8 @@ class SearchIndex:
 
 def _token(entries: Mapping[str, Entry]) -> str:
     """What a shard was built from: its notes and their (mtime, size)."""
-    digest = hashlib.sha256()
-    for path in sorted(entries):
-        digest.update(f"{path}\x00{entries[path][0]}\x00{entries[path][1]}\x00".encode())
-    return digest.hexdigest()
+    signature = [(path, entry[0], entry[1], entry[5]) for path, entry in sorted(entries.items())]
+    return hashlib.sha256(marshal.dumps(signature)).hexdigest()
 
 
 def load_index(cache: Cache | None, entries: Mapping[str, Entry]) -> SearchIndex:
