@@ -28,7 +28,8 @@ def ids(hits: list) -> list[str]:  # type: ignore[type-arg]
 def test_keyword_query_finds_the_decision(vault: Vault) -> None:
     hits = search(vault, "which OCR engine did we choose", limit=5)
     assert (hits[0].id, hits[0].line, hits[0].snippet) == (
-        "Decisions/Use PaddleOCR", 5, "topic: ocr-engine")
+        "Decisions/Use PaddleOCR", 17,
+        "Switch the OCR engine of [[DataFlow]] from Tesseract to PaddleOCR (PP-OCRv4).")
     assert "Decisions/Use Tesseract for OCR" in ids(hits)
     rafael = next(hit for hit in hits if hit.id == "Agents/Rafael")
     assert (rafael.line, rafael.snippet[:25]) == (10, "Runs the OCR pipeline of ")

@@ -31,7 +31,7 @@ from .gather import (
     person_item,
     recent_items,
 )
-from .search import search
+from .search import best_lines, search
 from .text import tokens
 
 # (key, title, floor share of the budget, weight when sharing what is left)
@@ -41,6 +41,8 @@ SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
             ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
             ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
 HITS = 8
+TOKENS_PER_HIT = 60  # a bigger budget searches deeper
+WINDOWS = 2  # passages per hit note
 AROUND = 2
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
@@ -72,7 +74,8 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     count = counter()
     agent_note = vault.note(agent) if agent else None
     terms = set(tokens(query or ""))
-    candidates = _candidates(vault, agent_note.id if agent_note else None, query, note, terms)
+    candidates = _candidates(vault, agent_note.id if agent_note else None, query, note, terms,
+                             budget)
     header = _header(agent_note.title if agent_note else None, query)
     if count(header) + 20 > budget:
         raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
@@ -90,7 +93,7 @@ def _header(agent: str | None, query: str | None) -> str:
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                terms: set[str]) -> list[ContextItem]:
+                terms: set[str], budget: int) -> list[ContextItem]:
     """Every candidate item of every section, secrets redacted."""
     near: set[str] = set()
     items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
@@ -98,7 +101,7 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
         agent_note = vault.notes[agent]
         near |= {link.resolved for link in agent_note.links if link.resolved}
         items += agent_items(vault, agent_note, terms)
-    relevant, linked = _relevant(vault, query, note, agent)
+    relevant, linked = _relevant(vault, query, note, agent, budget)
     near |= linked | {item.id for item in relevant}
     items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
     items += _people(vault, near, agent)
@@ -108,8 +111,8 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
     return items
 
 
-def _relevant(vault: Vault, query: str | None, note: str | None,
-              agent: str | None) -> tuple[list[ContextItem], set[str]]:
+def _relevant(vault: Vault, query: str | None, note: str | None, agent: str | None,
+              budget: int) -> tuple[list[ContextItem], set[str]]:
     """Search hits with the lines around their best line, and the notes those lines link."""
     items: list[ContextItem] = []
     linked: set[str] = set()
@@ -120,12 +123,19 @@ def _relevant(vault: Vault, query: str | None, note: str | None,
     if agent and not query and not note:
         items += neighbour_items(vault, vault.notes[agent], set())
     if query:
-        for rank, hit in enumerate(search(vault, query, limit=HITS)):
+        hits = search(vault, query, limit=max(HITS, budget // TOKENS_PER_HIT))
+        terms = tokens(query)
+        for rank, hit in enumerate(hits):
             if hit.id in ("MEMORY", "NOW") or hit.id == agent:
                 continue
-            item, links = _around(vault, hit.id, hit.line, HITS - rank + hit.score)
-            items.append(item)
-            linked |= links
+            text = note_lines(vault, hit.id)
+            found = best_lines("\n".join(text), terms, WINDOWS, body_only=True)
+            for extra, line in enumerate(found or [0]):
+                item, links = _around(vault, hit.id, line or None,
+                                      len(hits) - rank + hit.score - extra)
+                if not any(set(item.lines) & set(i.lines) for i in items if i.id == hit.id):
+                    items.append(item)
+                    linked |= links
     return items, linked
 
 

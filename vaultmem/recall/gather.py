@@ -165,7 +165,8 @@ def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[Contex
         rationale = next((str(raw[1]) for raw in meta[5] if raw[0] == "rationale"), "")
         text = f"{title} ({meta[2] or 'undated'})" + (f": {rationale}" if rationale else "")
         score = 1 + (note_id in near) * 2 + 2 * overlap(text, query) + _recency(meta[2])
-        items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, []))
+        lines = sorted({raw[2] for raw in meta[5] if raw[0] in ("rationale", "topic")})
+        items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, lines))
     return items
 
 
@@ -198,18 +199,28 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
         text = (f"{note_id.rsplit('/', 1)[-1]}: {props.get('value', '?')}"
                 f" (target {props.get('target', '?')} {props.get('unit', '')})".rstrip()
                 + (f", trend {trend[0]} → {trend[-1]}" if len(trend) > 1 else ""))
+        lines = sorted({raw[2] for raw in meta[5] if raw[0] in ("value", "target", "unit")})
         items.append(ContextItem(note_id, "kpis", text.replace(" )", ")"), f"[[{note_id}]]",
-                                 1 + 2 * (note_id in near) + 2 * overlap(text, query), []))
+                                 1 + 2 * (note_id in near) + 2 * overlap(text, query), lines))
     return items
+
+
+def property_lines(vault: Vault, note_id: str, keys: tuple[str, ...]) -> list[int]:
+    """The file lines of a note's properties ``keys`` (from its cached facts)."""
+    meta = search_doc_of(vault.index.notes.entries[note_id])[4]
+    return sorted({raw[2] for raw in meta[5] if raw[0] in keys and raw[3] == "property"})
+
+
+PERSON_KEYS = ("role", "org", "timezone")
 
 
 def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
     """A person in one line: name, role, organisation, timezone."""
     note = vault.notes[note_id]
     fm = note.frontmatter
-    facts = ", ".join(str(fm[k]) for k in ("role", "org", "timezone") if fm.get(k))
+    facts = ", ".join(str(fm[k]) for k in PERSON_KEYS if fm.get(k))
     return ContextItem(note.id, "people", note.title + (f": {facts}" if facts else ""),
-                       f"[[{note.id}]]", score, [])
+                       f"[[{note.id}]]", score, property_lines(vault, note_id, PERSON_KEYS))
 
 
 def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:

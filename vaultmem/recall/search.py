@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from rapidfuzz import fuzz, process
 
 from ..model import Json
+from ..read.fences import split
 from ..read.record import search_doc_of
 from ..vault import Vault
 from .doc import Meta, link_term
@@ -158,20 +159,33 @@ def _hit(vault: Vault, note_id: str, score: float, terms: list[str],
 def best_line(body: str, terms: list[str]) -> tuple[int, str]:
     """(1-based line within ``body``, snippet) of the line holding most query terms.
 
+    Lines below the frontmatter win ties and are tried first: ``date: 2026-03-14`` is a
+    poor answer to "which launch date did we agree on?".
+
     >>> best_line("intro\\nwe use PaddleOCR for receipts\\nend", ["paddleocr", "receipt"])
     (2, 'we use PaddleOCR for receipts')
     """
-    wanted = set(terms)
-    best, best_count = 0, 0
-    lines = body.splitlines()
-    for number, text in enumerate(lines, start=1):
-        count = len(wanted & set(tokens(text))) if wanted else 0
-        if count > best_count:
-            best, best_count = number, count
-    if not best:
+    found = best_lines(body, terms, 1)
+    if not found:
         return 0, ""
-    text = lines[best - 1].strip()
-    return best, text if len(text) <= SNIPPET else text[: SNIPPET - 1].rsplit(" ", 1)[0] + "…"
+    text = body.splitlines()[found[0] - 1].strip()
+    return found[0], text if len(text) <= SNIPPET else text[: SNIPPET - 1].rsplit(" ", 1)[0] + "…"
+
+
+def best_lines(text: str, terms: list[str], count: int, *, body_only: bool = False) -> list[int]:
+    """The ``count`` lines (1-based) holding most query terms, body lines before properties
+    (``body_only``: body lines only)."""
+    wanted = set(terms)
+    lines = text.splitlines()
+    start = split(text)[1] if text.startswith("---") else 0
+    scored = []
+    for number, line in enumerate(lines, start=1):
+        if body_only and number <= start:
+            continue
+        hits = len(wanted & set(tokens(line))) if wanted else 0
+        if hits:
+            scored.append((-hits - (0.5 if number > start else 0), number))
+    return [number for _, number in sorted(scored)[:count]]
 
 
 def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
