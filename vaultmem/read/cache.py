@@ -86,27 +86,27 @@ class Cache:
             atomic_write(self.shard_path(shard), data, mode=0o600, durable=False)
 
 
-    def search_path(self, shard: int) -> Path:
-        """The file holding one shard of the search index."""
-        return self.folder / f"search-{shard:02d}.marshal"
+    def derived_path(self, kind: str, shard: int) -> Path:
+        """The file holding one shard of a derived index (``search`` or ``facts``)."""
+        return self.folder / f"{kind}-{shard:02d}.marshal"
 
-    def load_search(self) -> dict[int, Any]:
-        """Stored search-index shards by number (missing or stale ones left out)."""
+    def load_derived(self, kind: str) -> dict[int, Any]:
+        """Stored shards of a derived index by number (missing or stale ones left out)."""
         found = {}
         for shard in range(SHARDS):
             try:
-                stamp, data = marshal.loads(self.search_path(shard).read_bytes())
+                stamp, data = marshal.loads(self.derived_path(kind, shard).read_bytes())
             except Exception:  # a damaged shard is rebuilt
                 continue
             if stamp == self.stamp:
                 found[shard] = data
         return found
 
-    def save_search(self, shard: int, data: Any) -> None:
-        """Store one search-index shard."""
+    def save_derived(self, kind: str, shard: int, data: Any) -> None:
+        """Store one shard of a derived index."""
         private_dir(self.folder)
-        atomic_write(self.search_path(shard), marshal.dumps((self.stamp, data)), mode=0o600,
-                     durable=False)
+        atomic_write(self.derived_path(kind, shard), marshal.dumps((self.stamp, data)),
+                     mode=0o600, durable=False)
 
 
 def shard_of(path: str) -> int:

@@ -225,7 +225,7 @@ def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
 
 def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
     """Entries of the last ``days`` daily notes: time, title and first line."""
-    dailies = sorted(((meta[2], i) for i, meta in vault.search_index.documents()
+    dailies = sorted(((meta[2], i) for i, meta in vault.search_index.summaries()
                       if meta[0] == "daily" and meta[2]), reverse=True)[:days]
     items = []
     for rank, (date, note_id) in enumerate(dailies):

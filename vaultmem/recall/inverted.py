@@ -1,32 +1,40 @@
 """The search index: per cache shard, postings of every term, kept beside the parse cache.
 
 A shard is rebuilt only when one of its notes changes, and loading all of them is one
-``marshal.loads`` per shard, so a search never has to decode every note.
+``marshal.loads`` per shard, so a search never has to decode every note. The facts and history
+of each note live in separate shards, loaded only by what needs them (conflicts, context).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import marshal
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..read.cache import SHARDS, Cache, shard_of
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
 
-# (ids, lengths, metadata, postings); metadata: see recall.doc.Meta
-Shard = tuple[list[str], list[int], list[Meta], dict[str, bytes]]
+# (type, status, date, tags, aliases): what search filters need, without facts and history
+Summary = tuple[str, str, str, list[str], list[str]]
+# (ids, lengths, summaries, postings)
+Shard = tuple[list[str], list[int], list[Summary], dict[str, bytes]]
+# per note of a shard, in the same order: (facts, history)
+Facts = list[tuple[list[Any], list[tuple[str, str]]]]
 
 
-def build_shard(entries: Mapping[str, Entry]) -> Shard:
+def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
     """The shard of ``entries`` (vault path -> cache entry); generated notes are left out."""
     ids: list[str] = []
     lengths: list[int] = []
-    metas: list[Meta] = []
+    summaries: list[Summary] = []
+    facts: Facts = []
     postings: dict[str, list[int]] = defaultdict(list)
     for path in sorted(entries):
         if entries[path][2] & GENERATED:
@@ -35,10 +43,12 @@ def build_shard(entries: Mapping[str, Entry]) -> Shard:
         number = len(ids)
         ids.append(path[:-3])
         lengths.append(length)
-        metas.append(meta)
+        summaries.append(tuple(meta[:5]))
+        facts.append((meta[5], meta[6]))
         for term, count in terms.items():
             postings[term] += (number, count)
-    return ids, lengths, metas, {t: array("I", v).tobytes() for t, v in postings.items()}
+    shard = (ids, lengths, summaries, {t: array("I", v).tobytes() for t, v in postings.items()})
+    return shard, facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +58,16 @@ class Posting:
     id: str
     count: int
     length: int
-    meta: Meta
+    meta: Summary
 
 
 class SearchIndex:
     """All shards together: document count, average length, postings and metadata."""
 
-    def __init__(self, shards: Iterable[Shard]) -> None:
-        self.shards = [s for s in shards if s[0]]
+    def __init__(self, shards: Iterable[Shard],
+                 facts: Callable[[], list[Facts]] = list) -> None:
+        self._load_facts = facts
+        self.shards = list(shards)
         self.count = sum(len(s[0]) for s in self.shards)
         total = sum(sum(s[1]) for s in self.shards)
         self.average = total / self.count if self.count else 1.0
@@ -82,10 +94,21 @@ class SearchIndex:
         """BM25's inverse document frequency."""
         return math.log(1 + (self.count - frequency + 0.5) / (frequency + 0.5))
 
+    def summaries(self) -> Iterable[tuple[str, Summary]]:
+        """(id, summary) of every note: what search filters need."""
+        for ids, _, summaries, _ in self.shards:
+            yield from zip(ids, summaries, strict=True)
+
+    @functools.cached_property
+    def _facts(self) -> list[Facts]:
+        """The facts shards, loaded on first use."""
+        return self._load_facts()
+
     def documents(self) -> Iterable[tuple[str, Meta]]:
-        """(id, metadata) of every note."""
-        for ids, _, metas, _ in self.shards:
-            yield from zip(ids, metas, strict=True)
+        """(id, full metadata with facts and history) of every note."""
+        for (ids, _, summaries, _), facts in zip(self.shards, self._facts, strict=True):
+            for note_id, summary, (found, history) in zip(ids, summaries, facts, strict=True):
+                yield note_id, (*summary, found, history)
 
 
 def _token(entries: Mapping[str, Entry]) -> str:
@@ -99,16 +122,31 @@ def load_index(cache: Cache | None, entries: Mapping[str, Entry]) -> SearchIndex
     parts: dict[int, dict[str, Entry]] = defaultdict(dict)
     for path, entry in entries.items():
         parts[shard_of(path)][path] = entry
-    stored = cache.load_search() if cache else {}
-    shards = []
+    stored = cache.load_derived("search") if cache else {}
+    tokens = {number: _token(parts[number]) for number in range(SHARDS)}
+    shards, built = [], {}
     for number in range(SHARDS):
-        token = _token(parts[number])
         hit = stored.get(number)
-        if hit is not None and hit[0] == token:
+        if hit is not None and hit[0] == tokens[number]:
             shards.append(hit[1])
             continue
-        shard = build_shard(parts[number])
+        shard, stated = built[number] = build_shard(parts[number])
         if cache:
-            cache.save_search(number, (token, shard))
+            cache.save_derived("search", number, (tokens[number], shard))
+            cache.save_derived("facts", number, (tokens[number], stated))
         shards.append(shard)
-    return SearchIndex(shards)
+
+    def facts() -> list[Facts]:
+        saved = cache.load_derived("facts") if cache else {}
+        return [built[n][1] if n in built else _current(saved.get(n), tokens[n], parts[n])
+                for n in range(SHARDS)]
+
+    return SearchIndex(shards, facts)
+
+
+def _current(saved: Any, token: str, entries: Mapping[str, Entry]) -> Facts:
+    """A stored facts shard if it matches, else rebuilt from the entries."""
+    if saved is not None and saved[0] == token:
+        found: Facts = saved[1]
+        return found
+    return build_shard(entries)[1]

@@ -12,7 +12,7 @@ from ..read.fences import split
 from ..read.record import search_doc_of
 from ..vault import Vault
 from .doc import Meta, link_term
-from .inverted import Posting, SearchIndex
+from .inverted import Posting, SearchIndex, Summary
 from .text import tokens
 
 K1, B = 1.2, 0.75
@@ -53,7 +53,7 @@ class Filters:
     since: str | None = None
     folder: str | None = None
 
-    def allows(self, note_id: str, meta: Meta) -> bool:
+    def allows(self, note_id: str, meta: Summary | Meta) -> bool:
         """True when the note passes every filter given."""
         kind, status, date, tags = meta[:4]
         tag = (self.tag or "").lstrip("#").casefold()
@@ -65,11 +65,11 @@ class Filters:
 
 
 def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]],
-                                                         dict[str, Meta]]:
+                                                         dict[str, Summary]]:
     """BM25 score, matched terms and metadata of every note holding a query term."""
     scores: dict[str, float] = defaultdict(float)
     matched: dict[str, list[str]] = defaultdict(list)
-    metas: dict[str, Meta] = {}
+    metas: dict[str, Summary] = {}
     for term in dict.fromkeys(terms):
         postings: list[Posting] = index.postings(term)
         idf = index.idf(len(postings))
@@ -83,7 +83,7 @@ def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[s
 
 def fuzzy_names(index: SearchIndex, query: str) -> dict[str, tuple[float, str]]:
     """Notes whose title or an alias is close to the whole query: (0..1, the name)."""
-    names = {f"{note_id}\x00{name}": name for note_id, meta in index.documents()
+    names = {f"{note_id}\x00{name}": name for note_id, meta in index.summaries()
              for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
     found: dict[str, tuple[float, str]] = {}
     for name, score, key in process.extract(query, names, scorer=fuzz.token_sort_ratio, limit=20,
