@@ -123,7 +123,7 @@ def _relevant(vault: Vault, query: str | None, note: str | None, agent: str | No
     if agent and not query and not note:
         items += neighbour_items(vault, vault.notes[agent], set())
     if query:
-        hits = search(vault, query, limit=max(HITS, budget // TOKENS_PER_HIT))
+        hits = search(vault, query, limit=max(HITS, budget // TOKENS_PER_HIT), snippets=False)
         terms = tokens(query)
         for rank, hit in enumerate(hits):
             if hit.id in ("MEMORY", "NOW") or hit.id == agent:

@@ -95,9 +95,12 @@ def fuzzy_names(index: SearchIndex, query: str) -> dict[str, tuple[float, str]]:
     return found
 
 
-def search(vault: Vault, query: str, *, filters: Filters | None = None,
-           limit: int = 10) -> list[Hit]:
-    """The notes that best answer ``query``, best first (ties by id), with reasons."""
+def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: int = 10,
+           snippets: bool = True) -> list[Hit]:
+    """The notes that best answer ``query``, best first (ties by id), with reasons.
+
+    ``snippets=False`` leaves ``line`` and ``snippet`` empty (for callers that pick their own).
+    """
     filters = filters or Filters()
     index = vault.search_index
     terms = tokens(query)
@@ -114,7 +117,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None,
     ranked = sorted(combined.items(), key=lambda item: (-item[1], item[0]))
     allowed = [(i, s) for i, s in ranked if i in vault.notes and
                filters.allows(i, metas.get(i) or _meta(vault, i))]
-    return [_hit(vault, note_id, score, terms, reasons[note_id])
+    return [_hit(vault, note_id, score, terms if snippets else [], reasons[note_id])
             for note_id, score in allowed[:limit]]
 
 
