@@ -8,75 +8,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left
 from collections.abc import Callable
 
 from markdown_it.rules_inline import StateInline
 
-FIELD_LINE = re.compile(r"[ \t]*(\*\*|__|\*|_)?([^\s:*_\[\]()`#>][^:\n\[\]()`]*?)\1?::(?=\s|$)")
-FIELD_BRACKET = re.compile(r"[\[(]([^\s:*_\[\]()`][^:\n\[\]()`]*?)::")
+from .fields import bracket_field, inline_field
+from .marks import marks, push
+
 BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*(?=\n|\Z)")
 # Only the characters a rule in use can start at (emphasis, entities and autolinks are off),
 # plus "(" when a block has "::", so that "(key:: value)" fields are seen.
 TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`]")
 FIELD_TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`(]")
 SIZE = re.compile(r"\d+(x\d+)?")
-LINKS_ONLY = re.compile(r"(?:[ \t]*!?\[\[[^\]\n]+\]\])+")
-INDENT = re.compile(r"[ \t]*")
-CLOSERS = {"[": "]", "(": ")"}
-FIELD_WINDOW = 2000
 InlineRule = Callable[[StateInline, bool], bool]
-
-
-class Marks:
-    """Where lines, ``[[`` and ``]]`` are in one inline block, found once and bisected after."""
-
-    def __init__(self, src: str) -> None:
-        self.src = src
-        self.newlines = [m.start() for m in re.finditer("\n", src)]
-        self.opens = [m.start() for m in re.finditer(r"(?=\[\[)", src)]
-        self.closes = [m.start() for m in re.finditer(r"(?=\]\])", src)]
-        self.links_only: tuple[int, int] = (-1, -1)  # (line start, end of a links-only prefix)
-
-    def line_of(self, pos: int) -> int:
-        """How many newlines come before ``pos``."""
-        return bisect_left(self.newlines, pos)
-
-    def line_start(self, pos: int) -> int:
-        """Where the line holding ``pos`` starts."""
-        index = self.line_of(pos)
-        return self.newlines[index - 1] + 1 if index else 0
-
-    def line_end(self, pos: int) -> int:
-        """Where the line holding ``pos`` ends (its newline, or the end)."""
-        index = self.line_of(pos)
-        return self.newlines[index] if index < len(self.newlines) else len(self.src)
-
-    def next_close(self, pos: int) -> int:
-        """The first ``]]`` at or after ``pos``, or -1."""
-        index = bisect_left(self.closes, pos)
-        return self.closes[index] if index < len(self.closes) else -1
-
-    def opens_between(self, start: int, end: int) -> bool:
-        """True when a ``[[`` starts in [start, end)."""
-        index = bisect_left(self.opens, start)
-        return index < len(self.opens) and self.opens[index] < end
-
-
-def marks(state: StateInline) -> Marks:
-    """The marks of the block being parsed (made on first use)."""
-    found = state.env.get("marks")
-    if not isinstance(found, Marks) or found.src is not state.src:
-        found = Marks(state.src)
-        state.env["marks"] = found
-    return found
-
-
-def push(state: StateInline, kind: str, start: int, **meta: object) -> None:
-    """Emit a token of ``kind`` for the source from ``start`` to the current position."""
-    token = state.push(kind, "", 0)
-    token.content = state.src[start : state.pos]
-    token.meta = {"offset": marks(state).line_of(start), "pos": start, **meta}
 
 
 def with_offset(rule: InlineRule) -> InlineRule:
@@ -199,81 +144,6 @@ def block_id(state: StateInline, silent: bool) -> bool:
     state.pos = match.end()
     if not silent:
         push(state, "block_id", pos, id=match.group(1))
-    return True
-
-
-def sanitize_key(raw: str) -> str:
-    """Dataview's canonical field key: lower-case, formatting removed, spaces to ``-``.
-
-    >>> sanitize_key("Due Date")
-    'due-date'
-    """
-    kept = "".join(c for c in raw.strip().lower() if c.isalnum() or c in " -_")
-    return re.sub(r"\s+", "-", kept.strip())
-
-
-def _field_may_start(state: StateInline, found: Marks, pos: int) -> bool:
-    """A line-filling field starts a line (after indentation) or follows only wikilinks."""
-    line_start = found.line_start(pos)
-    src = state.src
-    if pos == line_start or INDENT.match(src, line_start).end() == pos:  # type: ignore[union-attr]
-        return True
-    if src[pos - 1] != "]":
-        return False
-    start, upto = found.links_only
-    if start == line_start:  # extend the links-only prefix seen so far on this line
-        ok = upto >= 0 and bool(LINKS_ONLY.fullmatch(src, upto, pos))
-    else:
-        ok = bool(LINKS_ONLY.fullmatch(src, line_start, pos))
-    found.links_only = (line_start, pos if ok else -1)
-    return ok
-
-
-def inline_field(state: StateInline, silent: bool) -> bool:
-    """A field filling the rest of its line: ``key:: value``, or ``[[Entity]] key:: value``."""
-    pos, src = state.pos, state.src
-    found = marks(state)
-    if not _field_may_start(state, found, pos):
-        return False
-    match = FIELD_LINE.match(src, pos)
-    if not match:
-        return False
-    state.pos = match.end()
-    if not silent:
-        line_end = found.line_end(match.end())
-        raw_key = match.group(2).strip()
-        push(state, "field", pos, key=sanitize_key(raw_key), raw_key=raw_key,
-             value=src[match.end() : line_end].strip(), end=line_end)
-    return True
-
-
-def _closing(src: str, start: int, stop: int) -> int:
-    """Index of the bracket closing ``src[start]`` before ``stop``, or -1."""
-    opener = src[start]
-    depth, closer = 0, CLOSERS[opener]
-    for index in range(start, min(stop, start + FIELD_WINDOW)):
-        char = src[index]
-        depth += (char == opener) - (char == closer)
-        if depth == 0:
-            return index
-    return -1
-
-
-def bracket_field(state: StateInline, silent: bool) -> bool:
-    """A Dataview field inside a sentence: ``[key:: value]`` or ``(key:: value)``."""
-    pos, src = state.pos, state.src
-    if src[pos] not in CLOSERS or src.startswith("[[", pos):
-        return False
-    match = FIELD_BRACKET.match(src, pos)
-    close = _closing(src, pos, marks(state).line_end(pos)) if match else -1
-    if not match or close < 0:
-        return False
-    state.pos = match.end()  # the value is parsed on, so links in it are found
-    if not silent:
-        raw_key = match.group(1).strip()
-        value = src[match.end() : close].strip()
-        push(state, "field", pos, key=sanitize_key(raw_key), raw_key=raw_key, value=value,
-             end=close)
     return True
 
 

@@ -258,6 +258,3 @@ def _render(header: str, items: list[ContextItem]) -> str:
     for item in items:
         item.tokens = counter()(_line(item) + "\n")
     return "\n".join(parts).strip("\n") + "\n"
-
-
-__all__ = ["Context", "ContextItem", "build_context", "note_lines"]
