@@ -33,10 +33,30 @@ Ground truth::
     {"n": N, "seed": S, "notes": {note_id: {
         "links": [[target, line, embed, resolved], ...],   # sorted by (line, target, embed)
         "tags": [lower-case tag, ...],                      # sorted, unique
-        "fields": [[key, line], ...]}}}                     # inline fields, sorted by (line, key)
+        "fields": [[key, line], ...]}},                     # inline fields, sorted by (line, key)
+     "conflicts": [{"kind": kind, "notes": [note_id, ...]}, ...]}   # planted, see below
 
 ``target`` is the link path as written (no ``#subpath``, no ``|alias``), ``line`` the 1-based
 file line (the opening ``---`` is line 1), ``resolved`` a note id, ``Attachments/<name>`` or null.
+
+Consistent memory: the vault does not contradict itself by accident. Every value stated about a
+note (its own property, a field on a line linking only it, a field about itself, a fact note)
+comes from one value per (note, attribute); a field on a line linking 0 or 2+ notes is about
+the note it is in. Facts form histories: at most one current fact note per (entity, attribute),
+older ones expire (``valid_until`` the day before the next ``valid_from``; fact dates end by
+2025-06-30, so expiry dates are well past). Decisions form supersede chains sharing one topic
+(older ones ``status: superseded``); other topics are unique. Person aliases (first name,
+``F. Last``) are given only when no other note claims them; titles of one type are never 92 %+
+alike (as the duplicate detector compares them); agent notes never link expired facts.
+
+Planted conflicts (``max(3, round(N / 500))`` of each kind where the vault has room) are listed in
+the truth as ``"conflicts": [{"kind": ..., "notes": [sorted note ids]}]``, with ``notes`` as
+``vaultmem conflicts`` reports them: fact-conflict (a daily line ``- [[Person]] timezone:: X``
+against the person's property, a fact note against it, or an older fact note left current),
+decision-conflict (two approved decisions on one topic), superseded-active (the older of a
+chain left approved), duplicate (a note retitled as a typo of another of its type, plus every
+Notes/ pair sharing a basename), alias-clash (two people given one alias) and expired-used (an
+agent note linking an expired fact note).
 """
 
 from __future__ import annotations
@@ -44,13 +64,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
-from collections.abc import Callable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from itertools import product
+from itertools import count, pairwise, product
 from pathlib import Path
 from typing import Any
+
+from rapidfuzz import fuzz, process
 
 LinkRow = tuple[str, int, bool, str | None]
 Entry = dict[str, list[Any]]  # one note's truth: links, tags, fields
@@ -325,7 +349,6 @@ BRACKET_FIELDS = (
     ("effort", ("2d", "1w", "3h")),
 )
 LINE_FIELDS = ("owner", "Owner", "reviewer", "related", "due", "Next Review", "priority", "mood")
-LINK_FIELDS = ("owner", "Owner", "reviewer", "related")
 TASK_VERBS = ("call", "email", "follow up with", "review notes from", "send the draft to", "thank")
 ENTRY_TITLES = (
     "Standup",
@@ -372,11 +395,56 @@ MIN_NOTES = 20
 BROKEN_RATE = 0.024
 DECOY_RATE = 0.3
 PNG = b"\x89PNG\r\n\x1a\n"
+PROJECT_STATUS = ("active", "paused", "done", "planned")
+LESSON_STATUS = ("observing", "active", "confirmed")
+NOTE_STATUS = ("draft", "draft", "done", "evergreen")
+SINGLE_STATUS = ("proposed", "approved", "approved", "rejected")
+# the values a note of a kind may hold for an attribute; DEFAULTS for everything else
+DOMAINS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("person", "role"): ROLES,
+    ("person", "org"): ORGS,
+    ("person", "timezone"): TZS,
+    ("project", "status"): PROJECT_STATUS,
+    ("lesson", "status"): LESSON_STATUS,
+    ("note", "status"): NOTE_STATUS,
+}
+DEFAULTS: dict[str, tuple[str, ...]] = {
+    **{key.lower().replace(" ", "-"): values for key, values in FIELD_VALUES.items()},
+    **dict(BRACKET_FIELDS),
+    **FACT_VALUES,
+}
+LINK_KEYS = ("owner", "reviewer")  # fields whose value is a link to a person
+ONCE_KEYS = ("related",)  # line fields written at most once per note
+LAST_FACT = date(2025, 6, 30)  # fact notes start by then, so every expiry date is well past
+EXPIRED_RATE = 0.2  # share of current-looking fact notes that carry a (past) valid_until
+CHAIN_RATE = 0.15  # share of fact notes recording a newer value of an earlier fact
+JOIN_RATE = 0.25  # share of decisions that supersede an earlier one
+PLANT_RATE = 1 / 500  # planted conflicts of each kind per note (at least MIN_PLANTS)
+MIN_PLANTS = 3
+SIMILAR = 92  # titles this alike (rapidfuzz ratio of letters and digits) count as duplicates
+SHORT = 5
+NUMBERS = re.compile(r"\d+")
+DUP_KINDS = ("project", "lesson", "note")
+NICKNAMES = ("Doc", "Chief", "Ace", "Coach", "Sunny", "Skipper", "Boss", "Buddy")
+CONFLICT_KINDS = (
+    "fact-conflict",
+    "decision-conflict",
+    "superseded-active",
+    "duplicate",
+    "alias-clash",
+    "expired-used",
+)
+Conflict = dict[str, Any]
 
 
 @dataclass
 class Meta:
-    """One planned note: its id (vault path without .md), kind, basename and headings."""
+    """One planned note: its id (vault path without .md), kind, basename and headings.
+
+    ``props`` holds the one value of each attribute stated about the note (filled when planned
+    or when first stated); a fact note has its entity ``ref``, ``attr``, ``until`` (its expiry)
+    and ``plant`` ("differ": contradicts the entity, "stale": an older value left current).
+    """
 
     id: str
     kind: str
@@ -386,17 +454,22 @@ class Meta:
     day: date = START
     ref: Meta | None = None
     attr: str = ""
+    props: dict[str, Any] = field(default_factory=dict)
+    until: date | None = None
+    plant: str = ""
 
 
 @dataclass
 class Plan:
-    """Every planned note, grouped by kind, plus the attachment file names."""
+    """Every planned note, grouped by kind, plus the attachment file names and conflicts."""
 
     metas: list[Meta]
     by_kind: dict[str, list[Meta]]
     attachments: list[str]
     group_of: dict[str, int] = field(default_factory=dict)
     by_group: dict[tuple[str, int], list[Meta]] = field(default_factory=dict)
+    by_id: dict[str, Meta] = field(default_factory=dict)
+    conflicts: list[Conflict] = field(default_factory=list)
 
 
 @dataclass
@@ -408,6 +481,8 @@ class Doc:
     links: list[LinkRow] = field(default_factory=list)
     tags: set[str] = field(default_factory=set)
     fields: list[tuple[str, int]] = field(default_factory=list)
+    pending: list[tuple[int, str]] = field(default_factory=list)  # (buf index, field key)
+    settle: Callable[[Doc], None] | None = None  # fills pending values once the line is known
 
     @property
     def lineno(self) -> int:
@@ -419,7 +494,9 @@ class Doc:
         self.buf.append(text)
 
     def end(self) -> None:
-        """Finish the current line."""
+        """Finish the current line (field values that depend on its links filled first)."""
+        if self.pending and self.settle:
+            self.settle(self)
         self.lines.append("".join(self.buf))
         self.buf.clear()
 
@@ -446,21 +523,83 @@ class Doc:
 # --- planning ---------------------------------------------------------------------------------
 
 
-def unique(title: str, used: set[str]) -> str:
-    """Return title, or title with a number, unused case-insensitively; mark it used."""
-    cand, i = title, 1
-    while cand.lower() in used:
-        i += 1
-        cand = f"{title} {i}"
-    used.add(cand.lower())
-    return cand
+def conflict(kind: str, *notes: str) -> Conflict:
+    """A planted conflict as the truth lists it (note ids sorted, as the detector reports)."""
+    return {"kind": kind, "notes": sorted(notes)}
 
 
-def make_titles(rng: random.Random, pool: list[str], k: int, used: set[str]) -> list[str]:
-    """Draw k unique titles from a shuffled pool (numbered once the pool runs out)."""
+def title_key(title: str) -> str:
+    """Return a title reduced to lower-case letters and digits (as duplicates are compared)."""
+    return "".join(c for c in title.casefold() if c.isalnum())
+
+
+def alike(a: str, b: str) -> bool:
+    """True when two similar keys count as duplicates: not short, not differing only in numbers."""
+    if min(len(a), len(b)) < SHORT and a != b:
+        return False
+    return a == b or NUMBERS.sub("#", a) != NUMBERS.sub("#", b)
+
+
+class Near:
+    """Title keys grouped as the duplicate detector groups them (type, first three characters)."""
+
+    def __init__(self) -> None:
+        """Start with no titles."""
+        self.blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
+
+    def hits(self, kind: str, title: str) -> list[str]:
+        """Return the keys of known titles of kind that title would be a duplicate of."""
+        key = title_key(title)
+        block = self.blocks.get((kind, key[:3]), [])
+        found = process.extract(key, block, scorer=fuzz.ratio, score_cutoff=SIMILAR, limit=None)
+        return [other for other, _, _ in found if alike(key, other)]
+
+    def add(self, kind: str, title: str) -> None:
+        """Record a title of kind."""
+        key = title_key(title)
+        self.blocks[(kind, key[:3])].append(key)
+
+    def remove(self, kind: str, title: str) -> None:
+        """Forget a title of kind."""
+        key = title_key(title)
+        self.blocks[(kind, key[:3])].remove(key)
+
+
+def claim(title: str, kind: str, used: set[str], near: Near) -> bool:
+    """Record title when it is unused and not near-identical to another of kind; say if so."""
+    if title.lower() in used or near.hits(kind, title):
+        return False
+    used.add(title.lower())
+    near.add(kind, title)
+    return True
+
+
+def take_titles(candidates: Iterable[str], k: int, used: set[str], kind: str) -> list[str]:
+    """Return the first k candidates that are unused and not near-identical to an earlier one."""
+    local, titles = Near(), list[str]()
+    for title in candidates:
+        if len(titles) == k:
+            break
+        if title.lower() not in used and not local.hits(kind, title):
+            titles.append(title)
+            local.add(kind, title)
+    return titles
+
+
+def make_titles(
+    rng: random.Random, pool: list[str], k: int, used: set[str], near: Near, kind: str
+) -> list[str]:
+    """Draw k titles of kind from a shuffled pool, none near-identical to another; when the pool
+    cannot give k, every title is numbered ("X 1", "X 2" differ only in a number)."""
     pool = list(pool)
     rng.shuffle(pool)
-    return [unique(pool[i % len(pool)], used) for i in range(k)]
+    titles = take_titles(pool, k, used, kind)
+    if len(titles) < k:
+        titles = take_titles((f"{t} {i}" for i in count(1) for t in pool), k, used, kind)
+    for title in titles:
+        used.add(title.lower())
+        near.add(kind, title)
+    return titles
 
 
 def title_pool(kind: str) -> list[str]:
@@ -481,7 +620,9 @@ def random_day(rng: random.Random, days: int) -> date:
     return START + timedelta(days=rng.randrange(days))
 
 
-def simple_metas(rng: random.Random, counts: dict[str, int], used: set[str]) -> list[Meta]:
+def simple_metas(
+    rng: random.Random, counts: dict[str, int], used: set[str], near: Near
+) -> list[Meta]:
     """Plan the notes of the fixed-folder kinds (all but facts and Notes/)."""
     metas = []
     for kind, folder, _, _ in SHARES:
@@ -489,7 +630,7 @@ def simple_metas(rng: random.Random, counts: dict[str, int], used: set[str]) -> 
             titles = [(START + timedelta(days=i)).isoformat() for i in range(counts[kind])]
             used.update(titles)
         elif kind != "fact":
-            titles = make_titles(rng, title_pool(kind), counts[kind], used)
+            titles = make_titles(rng, title_pool(kind), counts[kind], used, near, kind)
         else:
             continue
         for i, title in enumerate(titles):
@@ -498,27 +639,12 @@ def simple_metas(rng: random.Random, counts: dict[str, int], used: set[str]) -> 
     return metas
 
 
-def fact_metas(
-    rng: random.Random, k: int, entities: list[Meta], days: int, used: set[str]
+def note_metas(
+    rng: random.Random, m: int, pairs: int, days: int, used: set[str], near: Near
 ) -> list[Meta]:
-    """Plan k fact notes about people and projects (titled '<entity> <attribute>')."""
-    metas = []
-    for _ in range(k):
-        entity = rng.choice(entities)
-        attr = rng.choice(FACT_ATTRS)
-        title = unique(f"{entity.title} {attr}", used)
-        day = random_day(rng, days)
-        headings = HEADINGS["fact"]
-        metas.append(
-            Meta(f"Facts/{title}", "fact", title, headings, day=day, ref=entity, attr=attr)
-        )
-    return metas
-
-
-def note_metas(rng: random.Random, m: int, pairs: int, days: int, used: set[str]) -> list[Meta]:
     """Plan m Notes/<topic>/ notes; the last `pairs` reuse a basename of another topic."""
     metas = []
-    for title in make_titles(rng, title_pool("note"), m - pairs, used):
+    for title in make_titles(rng, title_pool("note"), m - pairs, used, near, "note"):
         headings = tuple(rng.sample(NOTE_HEADINGS, rng.randint(2, 4)))
         topic = rng.choice(TOPICS)
         metas.append(
@@ -533,24 +659,398 @@ def note_metas(rng: random.Random, m: int, pairs: int, days: int, used: set[str]
     return metas
 
 
-def plan_vault(rng: random.Random, n: int) -> Plan:
-    """Plan every note of a vault of n notes."""
-    counts = type_counts(n)
-    used: set[str] = set()
-    metas = simple_metas(rng, counts, used)
-    entities = [m for m in metas if m.kind in ("person", "project")]
-    metas += fact_metas(rng, counts["fact"], entities, counts["daily"], used)
-    pairs = min(max(1, round(n * 0.005)), counts["note"] // 2)
-    metas += note_metas(rng, counts["note"], pairs, counts["daily"], used)
+def twin_conflicts(notes: list[Meta]) -> list[Conflict]:
+    """Each pair of Notes/ notes sharing a basename: one entry twice, as the detector says."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for meta in notes:
+        if meta.dup:
+            by_title[meta.title].append(meta.id)
+    return [conflict("duplicate", *ids) for ids in by_title.values()]
+
+
+# --- planted duplicates -------------------------------------------------------------------------
+
+
+def slips(title: str) -> Iterator[str]:
+    """Yield one-slip variants of title, never in its first word: the space before a word made
+    a hyphen, or in a word of 6+ letters one letter doubled or two neighbours swapped."""
+    parts = title.split(" ")
+    for w in range(1, len(parts)):
+        before, word, after = " ".join(parts[:w]), parts[w], parts[w + 1 :]
+        yield " ".join([f"{before}-{word}", *after])
+        if len(word) < 6 or not word.isalpha():
+            continue
+        for i in range(1, len(word)):
+            doubled = word[:i] + word[i - 1] + word[i:]
+            swapped = word[: i - 1] + word[i] + word[i - 1] + word[i + 1 :]
+            for slip in (doubled, swapped) if swapped != word else (doubled,):
+                yield " ".join([before, slip, *after])
+
+
+def typo_title(
+    rng: random.Random, original: Meta, twin: Meta, used: set[str], near: Near
+) -> str | None:
+    """A slip of the original's title that the detector pairs with the original and nothing
+    else (the twin's current title is about to go); None when no slip qualifies."""
+    variants = list(slips(original.title))
+    rng.shuffle(variants)
+    for variant in variants:
+        hits = near.hits(twin.kind, variant)
+        if title_key(twin.title) in hits:
+            hits.remove(title_key(twin.title))
+        if hits == [title_key(original.title)] and variant.lower() not in used:
+            return variant
+    return None
+
+
+def retitle(meta: Meta, title: str, used: set[str], near: Near) -> None:
+    """Give meta a new title (and id) in the same folder."""
+    used.discard(meta.title.lower())
+    near.remove(meta.kind, meta.title)
+    meta.id, meta.title = f"{meta.id.rsplit('/', 1)[0]}/{title}", title
+    used.add(title.lower())
+    near.add(meta.kind, title)
+
+
+def plant_duplicates(
+    rng: random.Random, metas: list[Meta], wanted: int, used: set[str], near: Near
+) -> list[Conflict]:
+    """Retitle `wanted` notes (projects, lessons, notes in turn) as a slip of another's title."""
+    found: list[Conflict] = []
+    taken: set[str] = set()
+    for attempt in range(wanted * 4):
+        kind = DUP_KINDS[attempt % len(DUP_KINDS)]
+        free = [m for m in metas if m.kind == kind and not m.dup and m.id not in taken]
+        if len(found) == wanted:
+            break
+        if len(free) < 2:
+            continue
+        original, twin = rng.sample(free, 2)
+        title = typo_title(rng, original, twin, used, near)
+        if title:
+            retitle(twin, title, used, near)
+            taken.update((original.id, twin.id))
+            found.append(conflict("duplicate", original.id, twin.id))
+    return found
+
+
+# --- facts --------------------------------------------------------------------------------------
+
+
+def field_key(key: str) -> str:
+    """Return a field key as Dataview reads it ('Next Review' -> 'next-review')."""
+    return key.lower().replace(" ", "-")
+
+
+def domain(meta: Meta | None, key: str) -> tuple[str, ...]:
+    """Return the values a note (None: a link target that is no note) may hold for key."""
+    return (DOMAINS.get((meta.kind, key)) if meta else None) or DEFAULTS[key]
+
+
+FactKey = tuple[str, str]  # (entity id, attribute)
+
+
+def new_fact(
+    rng: random.Random, entities: list[Meta], heads: dict[FactKey, int], used: set[str],
+    near: Near,
+) -> FactKey:
+    """Start the history of a new (entity, attribute) whose title '<entity> <attribute>' is free."""
+    for _ in range(1000):
+        about, attr = rng.choice(entities), rng.choice(FACT_ATTRS)
+        key = (about.id, attr)
+        if key not in heads and claim(f"{about.title} {attr}", "fact", used, near):
+            heads[key] = 0
+            return key
+    raise RuntimeError("no room for another fact note")
+
+
+def fact_chain(
+    rng: random.Random, about: Meta, attr: str, size: int, span: int, used: set[str], near: Near
+) -> list[Meta]:
+    """The `size` fact notes of one (entity, attribute), oldest first: each older one expires
+    the day before the next starts ('... as of <date>'), the newest expires now and then."""
+    starts = [START + timedelta(days=d) for d in sorted(rng.sample(range(span), size))]
+    metas = []
+    for i, start in enumerate(starts):
+        title = f"{about.title} {attr}"
+        if i < size - 1:
+            title += f" as of {start}"
+            if not claim(title, "fact", used, near):
+                raise RuntimeError(f"fact title {title!r} is taken or near another")
+            until: date | None = starts[i + 1] - timedelta(days=1)
+        else:
+            expires = rng.random() < EXPIRED_RATE
+            until = start + timedelta(days=rng.randint(30, 180)) if expires else None
+        meta = Meta(f"Facts/{title}", "fact", title, HEADINGS["fact"], day=start, ref=about)
+        meta.attr, meta.until = attr, until
+        metas.append(meta)
+    return metas
+
+
+def fact_metas(
+    rng: random.Random, k: int, entities: list[Meta], days: int, used: set[str], near: Near
+) -> list[Meta]:
+    """Plan k fact notes about people and projects: histories of (entity, attribute) values."""
+    sizes: dict[FactKey, int] = {}  # notes per (entity, attribute), in order of first draw
+    for _ in range(k):
+        if sizes and rng.random() < CHAIN_RATE:
+            key = rng.choice(list(sizes))
+        else:
+            key = new_fact(rng, entities, sizes, used, near)
+        sizes[key] += 1
+    span = max(1, min(days, (LAST_FACT - START).days + 1))
+    by_id = {about.id: about for about in entities}
+    return [meta for (about, attr), size in sizes.items()
+            for meta in fact_chain(rng, by_id[about], attr, size, span, used, near)]
+
+
+def entity(fact: Meta) -> Meta:
+    """Return the note a fact note is about."""
+    if fact.ref is None:
+        raise ValueError(f"{fact.id} has no entity")
+    return fact.ref
+
+
+def fact_chains(facts: list[Meta]) -> list[list[Meta]]:
+    """The fact notes grouped by (entity, attribute), oldest first."""
+    chains: dict[tuple[str, str], list[Meta]] = defaultdict(list)
+    for meta in facts:
+        chains[(entity(meta).id, meta.attr)].append(meta)
+    return list(chains.values())
+
+
+# --- decisions ----------------------------------------------------------------------------------
+
+
+def decision_parts() -> dict[str, tuple[str, str]]:
+    """Return the (technology, area) of every decision title of the pool."""
+    forms, (techs, areas) = POOLS["decision"]
+    return {form.format(t, a): (t, a) for form, t, a in product(forms, techs, areas)}
+
+
+def chain_decisions(
+    rng: random.Random, decisions: list[Meta], parts: dict[str, tuple[str, str]]
+) -> list[list[Meta]]:
+    """Supersede chains, oldest first, each with its head's topic ('<technology> in <area>'):
+    decisions on one technology and area share a chain; others now and then join an earlier
+    chain of their area (else any chain). `parts`: (technology, area) by decision id."""
+    chains: list[list[Meta]] = []
+    by_topic: dict[str, list[Meta]] = {}
+    for meta in sorted(decisions, key=lambda m: (m.day, m.id)):
+        tech, area = parts[meta.id]
+        topic = f"{tech} in {area}".lower()
+        chain = by_topic.get(topic)
+        if chain is None and chains and rng.random() < JOIN_RATE:
+            same = [c for c in chains if parts[c[0].id][1] == area]
+            chain = rng.choice(same or chains)
+        if chain is None:
+            chain = by_topic[topic] = []
+            chains.append(chain)
+            meta.props["topic"] = topic
+        chain.append(meta)
+    return chains
+
+
+def settle_chains(rng: random.Random, chains: list[list[Meta]]) -> None:
+    """Share each chain's topic; link each decision to the one it supersedes (and, half the
+    time, back); all but the newest are superseded, the newest of a chain approved."""
+    for chain in chains:
+        for older, newer in pairwise(chain):
+            newer.props["supersedes"] = older
+            if rng.random() < 0.5:
+                older.props["superseded_by"] = newer
+        for meta in chain:
+            meta.props["topic"] = chain[0].props["topic"]
+            meta.props["status"] = "superseded"
+        chain[-1].props["status"] = "approved" if len(chain) > 1 else rng.choice(SINGLE_STATUS)
+
+
+def plant_superseded(rng: random.Random, chains: list[list[Meta]], wanted: int) -> list[Conflict]:
+    """Leave the older decision of the newest pair of `wanted` chains approved."""
+    found = []
+    long_chains = [chain for chain in chains if len(chain) > 1]
+    for chain in rng.sample(long_chains, min(wanted, len(long_chains))):
+        chain[-2].props["status"] = "approved"
+        found.append(conflict("superseded-active", chain[-2].id, chain[-1].id))
+    return found
+
+
+def plant_competing(
+    rng: random.Random, chains: list[list[Meta]], areas: dict[str, str], wanted: int
+) -> list[Conflict]:
+    """Give `wanted` pairs of lone decisions (of one area where possible) one topic, both
+    approved, neither superseding the other."""
+    by_area: dict[str, list[Meta]] = defaultdict(list)
+    for chain in rng.sample(chains, len(chains)):
+        if len(chain) == 1:
+            by_area[areas[chain[0].id]].append(chain[0])
+    pairs = [(group[i], group[i + 1]) for group in by_area.values()
+             for i in range(0, len(group) - 1, 2)]
+    rest = [group[-1] for group in by_area.values() if len(group) % 2]
+    pairs = rng.sample(pairs, len(pairs)) + list(zip(rest[::2], rest[1::2], strict=False))
+    for first, second in pairs[:wanted]:
+        first.props["status"] = second.props["status"] = "approved"
+        second.props["topic"] = first.props["topic"]
+    return [conflict("decision-conflict", first.id, second.id) for first, second in pairs[:wanted]]
+
+
+# --- aliases ------------------------------------------------------------------------------------
+
+
+def plan_aliases(
+    rng: random.Random, people: list[Meta], wanted: int, titles: set[str]
+) -> list[Conflict]:
+    """Give each person the aliases (first name, 'F. Last') no other note claims, then plant."""
+    names = {p.id: [p.title.split(" ")[0], f"{p.title[0]}. {p.title.partition(' ')[2]}"]
+             for p in people}
+    claims = Counter(alias.casefold() for aliases in names.values() for alias in aliases)
+    for person in people:
+        person.props["aliases"] = [a for a in names[person.id]
+                                   if claims[a.casefold()] == 1 and a.casefold() not in titles]
+    return plant_aliases(rng, people, wanted)
+
+
+def plant_aliases(rng: random.Random, people: list[Meta], wanted: int) -> list[Conflict]:
+    """Give `wanted` pairs of people one alias: a first name they share, else a nickname."""
+    by_first: dict[str, list[Meta]] = defaultdict(list)
+    for person in people:
+        by_first[person.title.split(" ")[0]].append(person)
+    shared = [(name, group) for name, group in by_first.items() if len(group) > 1]
+    pairs = [(name, rng.sample(group, 2)) for name, group in rng.sample(shared, len(shared))]
+    pairs = pairs[:wanted]
+    taken = {person.id for _, pair in pairs for person in pair}
+    free = [person for person in people if person.id not in taken]
+    for nickname in NICKNAMES[: max(0, wanted - len(pairs))]:
+        if len(free) >= 2:
+            pairs.append((nickname, [free.pop(rng.randrange(len(free))) for _ in range(2)]))
+    for alias, pair in pairs:
+        for person in pair:
+            person.props["aliases"].insert(0, alias)
+    return [conflict("alias-clash", *(person.id for person in pair)) for _, pair in pairs]
+
+
+# --- planted facts and citations ----------------------------------------------------------------
+
+
+def plant_facts(rng: random.Random, plan: Plan, wanted: int) -> list[Conflict]:
+    """Plant `wanted` fact conflicts, in turn: a fact note contradicting its person's property,
+    an older fact note left current, a daily line contradicting a person's timezone."""
+    chains = fact_chains(plan.by_kind["fact"])
+    current = [c for c in chains if c[-1].until is None]
+    differ = [c for c in current if entity(c[-1]).kind == "person"
+              and c[-1].attr in ("role", "timezone")]
+    stale = [c for c in current if len(c) > 1 and not any(c is d for d in differ)]
+    timed = {entity(c[-1]).id for c in chains if c[-1].attr == "timezone"}
+    people = [p for p in plan.by_kind["person"] if p.id not in timed]
+    rng.shuffle(differ)
+    rng.shuffle(stale)
+    found = []
+    for turn in range(wanted):
+        if turn % 3 == 0 and differ:
+            found.append(plant_differ(differ.pop()))
+        elif turn % 3 == 1 and stale:
+            found.append(plant_stale(stale.pop()))
+        elif people:
+            person = people.pop(rng.randrange(len(people)))
+            found.append(plant_claim(rng.choice(plan.by_kind["daily"]), person))
+    return found
+
+
+def plant_differ(chain: list[Meta]) -> Conflict:
+    """The newest fact note of a person's role or timezone states another value."""
+    chain[-1].plant = "differ"
+    return conflict("fact-conflict", chain[-1].id, entity(chain[-1]).id)
+
+
+def plant_stale(chain: list[Meta]) -> Conflict:
+    """The fact note before the newest never expires, and states another value."""
+    chain[-2].until, chain[-2].plant = None, "stale"
+    return conflict("fact-conflict", chain[-2].id, chain[-1].id, entity(chain[-1]).id)
+
+
+def plant_claim(daily: Meta, person: Meta) -> Conflict:
+    """A daily note line '- [[Person]] timezone:: X' with another timezone than the person's."""
+    daily.props.setdefault("claims", []).append(person)
+    return conflict("fact-conflict", daily.id, person.id)
+
+
+def plant_citations(rng: random.Random, plan: Plan, wanted: int) -> list[Conflict]:
+    """Make agent notes (in turn) link one expired fact note each, `wanted` times (expiring
+    lone current facts when too few have expired)."""
+    lone = [c[0] for c in fact_chains(plan.by_kind["fact"]) if len(c) == 1 and not c[0].until]
+    for meta in rng.sample(lone, len(lone)):
+        if sum(1 for fact in plan.by_kind["fact"] if fact.until) >= wanted:
+            break
+        if not meta.plant:
+            meta.until = meta.day + timedelta(days=rng.randint(30, 180))
+    expired = [meta for meta in plan.by_kind["fact"] if meta.until]
+    agents = plan.by_kind["agent"]
+    found = []
+    for turn, fact in enumerate(rng.sample(expired, min(wanted, len(expired)))):
+        agent = agents[turn % len(agents)]
+        agent.props.setdefault("cites", []).append(fact)
+        found.append(conflict("expired-used", agent.id, fact.id))
+    return found
+
+
+# --- the plan -----------------------------------------------------------------------------------
+
+
+def index_plan(metas: list[Meta], n: int) -> Plan:
+    """Return the plan of metas: by kind, by id, and in link groups (teams or topics)."""
     by_kind: dict[str, list[Meta]] = {kind: [] for kind in LINK_KINDS}
     for meta in metas:
         by_kind[meta.kind].append(meta)
     attachments = [f"img-{i:04d}.png" for i in range(1, max(1, round(n * 0.01)) + 1)]
-    plan = Plan(metas, by_kind, attachments)
+    plan = Plan(metas, by_kind, attachments, by_id={meta.id: meta for meta in metas})
     groups = max(1, len(metas) // GROUP_SIZE)
     for index, meta in enumerate(metas):
         plan.group_of[meta.id] = index % groups
         plan.by_group.setdefault((meta.kind, index % groups), []).append(meta)
+    return plan
+
+
+def index_fresh(plan: Plan) -> None:
+    """List the fact notes that never expire as kind 'fresh-fact' (what agent notes may link)."""
+    plan.by_kind["fresh-fact"] = []
+    for meta in plan.by_kind["fact"]:
+        if meta.until is None:
+            plan.by_kind["fresh-fact"].append(meta)
+            group = plan.group_of[meta.id]
+            plan.by_group.setdefault(("fresh-fact", group), []).append(meta)
+
+
+def plan_conflicts(rng: random.Random, plan: Plan, wanted: int) -> list[Conflict]:
+    """Make decisions, aliases and facts consistent, and plant `wanted` conflicts of each kind."""
+    pool = decision_parts()
+    parts = {m.id: pool.get(m.title) or pool[m.title.rsplit(" ", 1)[0]]
+             for m in plan.by_kind["decision"]}
+    chains = chain_decisions(rng, plan.by_kind["decision"], parts)
+    settle_chains(rng, chains)
+    found = plant_superseded(rng, chains, wanted)
+    found += plant_competing(rng, chains, {i: area for i, (_, area) in parts.items()}, wanted)
+    titles = {meta.title.casefold() for meta in plan.metas}
+    found += plan_aliases(rng, plan.by_kind["person"], wanted, titles)
+    found += plant_facts(rng, plan, wanted)
+    return found + plant_citations(rng, plan, wanted)
+
+
+def plan_vault(rng: random.Random, n: int) -> Plan:
+    """Plan every note of a vault of n notes, and the conflicts planted in it."""
+    counts = type_counts(n)
+    used: set[str] = set()
+    near = Near()
+    metas = simple_metas(rng, counts, used, near)
+    pairs = min(max(1, round(n * 0.005)), counts["note"] // 2)
+    notes = note_metas(rng, counts["note"], pairs, counts["daily"], used, near)
+    wanted = max(MIN_PLANTS, round(n * PLANT_RATE))
+    found = twin_conflicts(notes) + plant_duplicates(rng, metas + notes, wanted, used, near)
+    entities = [m for m in metas if m.kind in ("person", "project")]
+    metas += fact_metas(rng, counts["fact"], entities, counts["daily"], used, near)
+    plan = index_plan(metas + notes, n)
+    found += plan_conflicts(rng, plan, wanted)
+    index_fresh(plan)
+    plan.conflicts = sorted(found, key=lambda c: (CONFLICT_KINDS.index(c["kind"]), c["notes"]))
     return plan
 
 
@@ -568,12 +1068,14 @@ class Writer:
         self.decoy = False
         self.decoys = 0
         self.blocks = 0
+        self.once: set[str] = set()  # ONCE_KEYS written in the current note
+        self.loose: dict[str, dict[str, Any]] = {}  # values stated about non-notes (broken links)
 
     def note(self, meta: Meta) -> Doc:
         """Write one note; daily and plain notes sometimes have no frontmatter."""
-        self.meta, self.blocks, self.decoys = meta, 0, 0
+        self.meta, self.blocks, self.decoys, self.once = meta, 0, 0, set()
         self.decoy = self.rng.random() < DECOY_RATE
-        doc = Doc()
+        doc = Doc(settle=self.settle)
         if meta.kind not in ("daily", "note") or self.rng.random() >= 0.15:
             self.frontmatter(doc, meta)
         if meta.kind == "daily":
@@ -594,6 +1096,8 @@ class Writer:
         Most links stay inside the current note's group (a team or topic), as in real vaults,
         so shared neighbours mean something and link prediction can be measured.
         """
+        if kind == "fact" and self.meta.kind == "agent":  # agents never cite expired facts
+            kind = "fresh-fact" if self.plan.by_kind.get("fresh-fact") else "person"
         group = self.plan.group_of.get(self.meta.id, 0)
         local = self.plan.by_group.get((kind, group), [])
         inside = len(local) > 1 and self.rng.random() < IN_GROUP
@@ -608,11 +1112,18 @@ class Writer:
         return self.pick(self.rng.choices(LINK_KINDS, LINK_WEIGHTS)[0])
 
     def link(
-        self, doc: Doc, meta: Meta, *, embed: bool = False, fm: bool = False, table: bool = False
+        self,
+        doc: Doc,
+        meta: Meta,
+        *,
+        embed: bool = False,
+        fm: bool = False,
+        table: bool = False,
+        sure: bool = False,
     ) -> None:
-        """Write a wikilink to meta (in the body now and then a broken one) and record it."""
+        """Write a wikilink to meta (in the body, unless sure, now and then a broken one)."""
         resolved: str | None = meta.id
-        if not fm and self.rng.random() < BROKEN_RATE:
+        if not (fm or sure) and self.rng.random() < BROKEN_RATE:
             target, inner, resolved = self.broken()
         else:
             target, inner = self.render(meta, fm)
@@ -663,6 +1174,37 @@ class Writer:
         doc.put(f"{'!' if embed else ''}[[{name}{size}]]")
         doc.links.append((name, doc.lineno, embed, f"Attachments/{name}"))
 
+    # --- consistent values ---
+
+    def value(self, entity: str, key: str) -> Any:
+        """Return the one value of key for entity (a note id, else a link target), drawn when
+        first stated: a person for link keys, else from the attribute's domain."""
+        meta = self.plan.by_id.get(entity)
+        props = meta.props if meta else self.loose.setdefault(entity, {})
+        if key not in props:
+            pick = key in LINK_KEYS
+            props[key] = self.pick("person") if pick else self.rng.choice(domain(meta, key))
+        return props[key]
+
+    def other_value(self, meta: Meta, key: str) -> str:
+        """Return a value of key that meta does not hold."""
+        held = self.value(meta.id, key)
+        return self.rng.choice([value for value in domain(meta, key) if value != held])
+
+    def settle(self, doc: Doc) -> None:
+        """Fill the bracketed fields of the line ending: about the one note the line links (its
+        written link targets, embeds aside, are one), else about the note being written."""
+        line = doc.lineno
+        rows = {(target, resolved) for target, at, embed, resolved in doc.links
+                if at == line and not embed}
+        subject = self.meta.id
+        if len(rows) == 1:
+            target, resolved = rows.pop()
+            subject = resolved or target
+        for index, key in doc.pending:
+            doc.buf[index] = str(self.value(subject, key))
+        doc.pending.clear()
+
     # --- inline pieces ---
 
     def tag(self, doc: Doc) -> None:
@@ -672,10 +1214,13 @@ class Writer:
         doc.tags.add(name.lower())
 
     def bracket_field(self, doc: Doc) -> None:
-        """Write a '[key:: value]' or '(key:: value)' field and record it."""
-        key, values = self.rng.choice(BRACKET_FIELDS)
+        """Write a '[key:: value]' or '(key:: value)' field (value filled at the line's end)."""
+        key, _ = self.rng.choice(BRACKET_FIELDS)
         left, right = ("[", "]") if self.rng.random() < 0.7 else ("(", ")")
-        doc.put(f"{left}{key}:: {self.rng.choice(values)}{right}")
+        doc.put(f"{left}{key}:: ")
+        doc.pending.append((len(doc.buf), key))
+        doc.put("")
+        doc.put(right)
         doc.fields.append((key, doc.lineno))
 
     def templated(self, doc: Doc, template: str, fill: Callable[[], None]) -> None:
@@ -741,19 +1286,23 @@ class Writer:
         doc.add("")
 
     def field_lines(self, doc: Doc) -> None:
-        """Write 'key:: value' lines, link values for owner/reviewer/related."""
+        """Write 'key:: value' lines about the note itself, with the values it states anywhere
+        (link values for owner/reviewer/related; 'related' once per note)."""
         rng = self.rng
-        for key in rng.sample(LINE_FIELDS, rng.randint(1, 3)):
-            doc.fields.append((key.lower().replace(" ", "-"), doc.lineno))
+        keys = [key for key in LINE_FIELDS if field_key(key) not in self.once]
+        for key in rng.sample(keys, min(len(keys), rng.randint(1, 3))):
+            name = field_key(key)
+            doc.fields.append((name, doc.lineno))
             doc.put(f"{key}:: ")
-            if key == "related":
+            if name in ONCE_KEYS:
+                self.once.add(name)
                 self.link(doc, self.pick_any())
                 doc.put(", ")
                 self.link(doc, self.pick_any())
-            elif key in LINK_FIELDS:
-                self.link(doc, self.pick("person"))
+            elif name in LINK_KEYS:
+                self.link(doc, self.value(self.meta.id, name), sure=True)
             else:
-                doc.put(FIELD_VALUES[key][rng.randrange(3)])
+                doc.put(str(self.value(self.meta.id, name)))
             doc.end()
         doc.add("")
 
@@ -831,14 +1380,41 @@ class Writer:
                 for _ in range(self.rng.choice((1, 1, 2))):
                     self.para(doc)
             self.extras(doc)
+        self.citations(doc, meta)
+
+    def citations(self, doc: Doc, meta: Meta) -> None:
+        """Write the planted lines of an agent note that cite an expired fact note."""
+        cites = meta.props.get("cites", [])
+        for fact in cites:
+            doc.put("Keep in mind: ")
+            self.link(doc, fact, sure=True)
+            doc.put(".")
+            doc.end()
+        if cites:
+            doc.add("")
+
+    def claims(self, doc: Doc, meta: Meta) -> None:
+        """Write the planted lines '- [[Person]] timezone:: X' against each person's timezone."""
+        people = meta.props.get("claims", [])
+        for person in people:
+            doc.put("- ")
+            self.link(doc, person, sure=True)
+            doc.put(f" timezone:: {self.other_value(person, 'timezone')}")
+            doc.fields.append(("timezone", doc.lineno))
+            doc.end()
+        if people:
+            doc.add("")
 
     def daily_body(self, doc: Doc, meta: Meta) -> None:
         """Write a daily note: entries '### HH:MM — Title' with paragraphs and extras."""
         rng = self.rng
         doc.add(f"# {meta.title}", "")
-        for minute in sorted(rng.sample(range(7 * 60, 20 * 60, 5), rng.randint(2, 4))):
+        minutes = sorted(rng.sample(range(7 * 60, 20 * 60, 5), rng.randint(2, 4)))
+        for entry, minute in enumerate(minutes):
             doc.add(f"### {minute // 60:02d}:{minute % 60:02d} — {rng.choice(ENTRY_TITLES)}", "")
             self.para(doc)
+            if entry == 0:
+                self.claims(doc, meta)
             self.extras(doc)
 
     # --- frontmatter ---
@@ -891,30 +1467,29 @@ class Writer:
     def fm_person(self, doc: Doc, meta: Meta) -> None:
         """Write a person's aliases, attributes and manager."""
         rng = self.rng
-        first, last = meta.title.split(" ", 1)
-        doc.add("aliases:", f"  - {first}", f"  - {first[0]}. {last}")
-        doc.add(
-            f"role: {rng.choice(ROLES)}", f"org: {rng.choice(ORGS)}", f"timezone: {rng.choice(TZS)}"
-        )
+        aliases = meta.props.get("aliases", [])
+        if aliases:
+            doc.add("aliases:", *(f"  - {alias}" for alias in aliases))
+        doc.add(*(f"{key}: {self.value(meta.id, key)}" for key in ("role", "org", "timezone")))
         if rng.random() < 0.4:
             self.prop(doc, "manager", self.pick("person"))
 
     def fm_project(self, doc: Doc, meta: Meta) -> None:
         """Write a project's status, owner, goal and members."""
         rng = self.rng
-        doc.add(f"status: {rng.choice(('active', 'paused', 'done', 'planned'))}")
-        self.prop(doc, "owner", self.pick("person"))
+        doc.add(f"status: {self.value(meta.id, 'status')}")
+        self.prop(doc, "owner", self.value(meta.id, "owner"))
         doc.add(f"goal: Ship {rng.choice(THINGS)} by {meta.day + timedelta(days=90)}")
         self.prop_list(doc, "members", [self.pick("person") for _ in range(rng.randint(1, 4))])
 
     def fm_decision(self, doc: Doc, meta: Meta) -> None:
-        """Write a decision's date, status, topic, links and alternatives."""
-        rng = self.rng
-        status = rng.choice(("proposed", "approved", "approved", "rejected", "superseded"))
-        doc.add(f"date: {meta.day}", f"status: {status}", f"topic: {rng.choice(AREAS).lower()}")
+        """Write a decision's date, planned status and topic, links and alternatives."""
+        rng, props = self.rng, meta.props
+        doc.add(f"date: {meta.day}", f"status: {props['status']}", f"topic: {props['topic']}")
         self.prop(doc, "decided_by", self.pick("person"))
-        if rng.random() < 0.3:
-            self.prop(doc, "supersedes", self.pick("decision"))
+        for key in ("supersedes", "superseded_by"):
+            if key in props:
+                self.prop(doc, key, props[key])
         if rng.random() < 0.5:
             self.prop(doc, "project", self.pick("project"))
         doc.add("rationale: simpler to operate and cheaper at our scale")
@@ -927,7 +1502,7 @@ class Writer:
         doc.add(
             f"pattern_key: {meta.title.lower().replace(' ', '-')}", f"count: {rng.randint(1, 9)}"
         )
-        doc.add(f"status: {rng.choice(('observing', 'active', 'confirmed'))}")
+        doc.add(f"status: {self.value(meta.id, 'status')}")
         self.prop(doc, "applies_to", self.pick("project"))
         self.prop(doc, "source", self.pick("daily"))
 
@@ -936,25 +1511,34 @@ class Writer:
         doc.add(
             f"role: {meta.title.split()[-1].lower()} for the {meta.title.split()[0].lower()} desk"
         )
-        self.prop(doc, "owner", self.pick("person"))
+        self.prop(doc, "owner", self.value(meta.id, "owner"))
 
     def fm_kpi(self, doc: Doc, meta: Meta) -> None:
         """Write a KPI's value, target, unit, update date and owner."""
         rng = self.rng
         doc.add(f"value: {rng.randint(10, 99)}", f"target: {rng.randint(50, 120)}")
         doc.add(f"unit: {rng.choice(('percent', 'count', 'ms', 'eur'))}", f"updated: {meta.day}")
-        self.prop(doc, "owner", self.pick("person"))
+        self.prop(doc, "owner", self.value(meta.id, "owner"))
 
     def fm_fact(self, doc: Doc, meta: Meta) -> None:
         """Write a fact's entity, attribute, value, validity, source and confidence."""
         rng = self.rng
-        self.prop(doc, "entity", meta.ref or self.pick("person"))
-        doc.add(f"attribute: {meta.attr}", f"value: {rng.choice(FACT_VALUES[meta.attr])}")
+        self.prop(doc, "entity", entity(meta))
+        doc.add(f"attribute: {meta.attr}", f"value: {self.fact_value(meta)}")
         doc.add(f"valid_from: {meta.day}")
-        if rng.random() < 0.3:
-            doc.add(f"valid_until: {meta.day + timedelta(days=rng.randint(30, 400))}")
+        if meta.until:
+            doc.add(f"valid_until: {meta.until}")
         self.prop(doc, "source", self.pick(rng.choice(("daily", "decision"))))
         doc.add(f"confidence: {rng.choice(('0.6', '0.8', '0.9', '1.0'))}")
+
+    def fact_value(self, meta: Meta) -> str:
+        """Return the value a fact note states: the entity's own when it is current, another
+        when planted, any the entity may have held when it has expired."""
+        about = entity(meta)
+        held = self.value(about.id, meta.attr)
+        if meta.plant:
+            return self.other_value(about, meta.attr)
+        return self.rng.choice(domain(about, meta.attr)) if meta.until else str(held)
 
     def fm_daily(self, doc: Doc, meta: Meta) -> None:
         """Write a daily note's date."""
@@ -962,7 +1546,7 @@ class Writer:
 
     def fm_note(self, doc: Doc, meta: Meta) -> None:
         """Write a plain note's status, review date and, sometimes, related links."""
-        doc.add(f"status: {self.rng.choice(('draft', 'draft', 'done', 'evergreen'))}")
+        doc.add(f"status: {self.value(meta.id, 'status')}")
         doc.add(f"reviewed: {meta.day + timedelta(days=14)}")
         if self.rng.random() < 0.3:
             self.prop_list(doc, "related", [self.pick_any() for _ in range(self.rng.randint(1, 3))])
@@ -1036,7 +1620,8 @@ def dump_truth(truth: dict[str, Any]) -> str:
         for note_id, entry in truth["notes"].items()
     ]
     head = f'{{"n": {truth["n"]}, "seed": {truth["seed"]}, "notes": {{\n'
-    return head + ",\n".join(rows) + "\n}}\n"
+    planted = ",\n".join(json.dumps(c, ensure_ascii=False) for c in truth["conflicts"])
+    return head + ",\n".join(rows) + '\n},\n"conflicts": [\n' + planted + "\n]}\n"
 
 
 def generate(n: int, out: Path, seed: int = 7) -> dict[str, Any]:
@@ -1052,7 +1637,7 @@ def generate(n: int, out: Path, seed: int = 7) -> dict[str, Any]:
     notes = {note_id: docs[note_id].truth() for note_id in sorted(docs)}
     verify(plan, notes)
     write_files(out, plan, docs)
-    truth = {"n": n, "seed": seed, "notes": notes}
+    truth = {"n": n, "seed": seed, "notes": notes, "conflicts": plan.conflicts}
     truth_path(out).write_bytes(dump_truth(truth).encode("utf-8"))
     return truth
 
