@@ -149,3 +149,28 @@ def test_resolve_refuses_what_needs_a_person(labelled: Path) -> None:
     code, _, err = run(labelled, "resolve", _id(labelled, "fact-conflict"), "--keep", "Ben")
     assert code == 2 and "is not part of" in err
     assert hash_tree(labelled) == before
+
+
+def test_link_lists_and_case_variants(tmp_path: Path) -> None:
+    def write(name: str, text: str) -> None:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    write("People/Lucy Tan.md", "---\ntype: person\nteam: \"[[Ana]], [[Lucy Tan]]\"\n---\n")
+    write("Ana.md", "x\n")
+    write("Log.md", "- [[Lucy Tan]] team:: [[Lucy Tan|L]], [[Ana]]\n"
+          "- [[Lucy Tan]] [[lucy tan.md]] role:: CEO\n"
+          "- [[Lucy Tan]] ![[photo.png]] [[Doc.pdf]] city:: Jakarta\n")
+    write("People/Lucy Tan.md", "---\ntype: person\nteam: \"[[Ana]], [[Lucy Tan]]\"\n"
+          "role: founder\ncity: Singapore\n---\n")
+    write("Facts/Old.md", "---\ntype: fact\nentity: \"[[Ana]]\"\nattribute: desk\nvalue: 4\n"
+          "valid_until: 2020-01-01\n---\n")
+    write("NOW.md", "[[Old]] and again [[Old]]\n")
+    found = find_conflicts(Vault(tmp_path), today=TODAY)
+    assert [(f.kind, f.notes) for f in found] == [
+        ("fact-conflict", ["Log", "People/Lucy Tan"]),  # role (case variants: one entity)
+        ("fact-conflict", ["Log", "People/Lucy Tan"]),  # city (files do not count)
+        ("expired-used", ["Facts/Old", "NOW"]),  # once, though linked twice
+    ]
+    assert {f.message.split(" is stated")[0] for f in found[:2]} == {
+        "[[People/Lucy Tan]] role", "[[People/Lucy Tan]] city"}

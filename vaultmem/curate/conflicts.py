@@ -215,9 +215,11 @@ def expired_used(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
     citers = [i for i, meta in ledger.metas.items() if i in CITERS or meta[0] == "agent"]
     found = []
     for citer in sorted(citers):
+        seen: set[str] = set()
         for link in vault.notes[citer].links:
             fact = expired.get(link.resolved or "")
-            if fact is not None:
+            if fact is not None and fact.source not in seen:  # one finding per citing note
+                seen.add(fact.source)
                 found.append(Finding(
                     finding_id("expired-used", fact.source, citer), "expired-used",
                     sorted([fact.source, citer]), f"[[{citer}]] line {link.line} cites "

@@ -19,6 +19,7 @@ HOUSEKEEPING = frozenset({
     "superseded_by", "supersedes", "source", "sources", "confidence", "valid_from", "valid_until",
     "expires", "first_seen", "excalidraw-plugin",
 })
+FILE = re.compile(r"\.(?!md$)[a-z0-9]{2,5}$", re.IGNORECASE)  # Figure.png, Doc.pdf
 HISTORY = re.compile(r"^- v\d+ \((?:until )?(\d{4}-\d{2}-\d{2})\): ([\w.-]+) = ")
 # (attribute, value, line, kind, entity link target or "", valid_from, valid_until, confidence,
 #  asserted date); kind: property | field | fact-note | relation (supersedes, superseded_by)
@@ -88,10 +89,18 @@ def relations(note: Note) -> list[RawFact]:
 
 
 def _entity_of(note: Note, line: int) -> str:
-    """The one entity a field's line links (links inside field values do not count)."""
-    targets = {link.target for link in note.links
-               if link.line == line and link.kind == "body" and not link.embed and link.target}
-    return targets.pop() if len(targets) == 1 else ""
+    """The one note a field's line links (links inside field values, embeds and links to
+    files other than notes do not count; ``[[Lucy]]`` and ``[[lucy.md]]`` are one)."""
+    targets = {_note_key(link.target): link.target for link in note.links
+               if link.line == line and link.kind == "body" and not link.embed and link.target
+               and not FILE.search(link.target)}
+    return next(iter(targets.values())) if len(targets) == 1 else ""
+
+
+def _note_key(target: str) -> str:
+    """A link target as compared before resolution."""
+    lowered = target.strip().casefold()
+    return lowered[:-3] if lowered.endswith(".md") else lowered
 
 
 def history(body: str) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from ..recall.doc import Meta
 from .extract import RawFact
 
 INACTIVE = {"superseded", "archived", "deprecated", "rejected", "obsolete"}
+LINKS = re.compile(r"\[\[([^\]]+)\]\]")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?")
 
 
@@ -96,14 +97,19 @@ def value_key(value: object, source: str, resolver: Resolver) -> str:
     True
     >>> value_key("42", "x", r) == value_key(42.0, "x", r), value_key(" UTC+8", "x", r)
     (True, 'utc+8')
+    >>> value_key("[[A]], [[Lucy Tan]]", "x", r) == value_key("[[Lucy Tan|L]], [[A]]", "x", r)
+    True
     """
     if isinstance(value, bool):
         return str(value).lower()
     text = " ".join(str(value).split())
-    if text.startswith("[[") and text.endswith("]]"):
-        target = text[2:-2].split("|")[0].split("#")[0].strip()
-        found, _ = resolver.resolve(target, source)
-        return "link:" + (found or target.casefold())
+    links = LINKS.findall(text)
+    if links and not LINKS.sub("", text).strip(" ,;"):  # one link, or a list of links
+        keys = []
+        for inner in links:
+            target = inner.split("|")[0].split("#")[0].strip()
+            keys.append(resolver.resolve(target, source)[0] or target.casefold())
+        return "links:" + "\x1f".join(sorted(set(keys)))
     if NUMBER.fullmatch(text):
         return repr(float(text))
     return text.casefold().rstrip(".")
