@@ -174,3 +174,18 @@ def test_link_lists_and_case_variants(tmp_path: Path) -> None:
     ]
     assert {f.message.split(" is stated")[0] for f in found[:2]} == {
         "[[People/Lucy Tan]] role", "[[People/Lucy Tan]] city"}
+
+
+def test_remembered_findings_follow_every_change(labelled: Path) -> None:
+    first = find_conflicts(Vault(labelled), today=TODAY)
+    assert find_conflicts(Vault(labelled), today=TODAY) == first  # from the cache
+    assert find_conflicts(Vault(labelled), today=TODAY, kinds=("duplicate",)) == [
+        f for f in first if f.kind == "duplicate"]
+    (labelled / "People" / "Ana.md").write_text("---\ntype: person\nrole: engineer\n---\n")
+    after = find_conflicts(Vault(labelled), today=TODAY)
+    assert [f.notes for f in after if f.kind == "fact-conflict"] == [
+        ["Facts/Ben city", "People/Ben"]]
+    (labelled / "Templates" / "Person.md").unlink()  # the set of other notes changes names
+    assert find_conflicts(Vault(labelled), today=TODAY) == after
+    later = find_conflicts(Vault(labelled), today=dt.date(2030, 1, 1))
+    assert {f.kind for f in later} >= {"expired-used"}

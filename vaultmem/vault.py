@@ -20,7 +20,8 @@ from .read.walk import FileInfo
 
 if TYPE_CHECKING:
     import networkx as nx
-from .recall.inverted import SearchIndex, load_index
+from .recall.doc import Meta
+from .recall.inverted import SearchIndex, documents, load_facts, load_index
 
 
 class Vault:
@@ -64,6 +65,14 @@ class Vault:
         """The search index (from the cache where current; see :mod:`vaultmem.recall`)."""
         cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
         return load_index(cache, self.index.entries())
+
+    @functools.cached_property
+    def facts(self) -> list[tuple[str, Meta]]:
+        """(id, metadata with facts and history) of every note, without the search postings."""
+        if "search_index" in self.__dict__:
+            return list(self.search_index.documents())
+        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
+        return list(documents(load_facts(cache, self.index.entries())))
 
     @property
     def notes(self) -> Mapping[str, Note]:
@@ -114,7 +123,7 @@ class Vault:
                               inode=stat.st_ino)]
             refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
                                                                                  infos)))
-        for cached in ("index", "graph", "search_index"):
+        for cached in ("index", "graph", "search_index", "facts"):
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import astuple
 
 from ..model import Fact, Finding
+from ..read.cache import Cache
 from ..recall.doc import Meta, link_term
+from ..recall.inverted import state_token
 from ..vault import Vault
 from .duplicates import duplicate_findings
 from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
@@ -35,10 +39,39 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     linking them (where facts about them are stated) and the decisions are read.
     """
     today = today or dt.date.today()
-    documents = vault.search_index.documents()
+    if not vault.use_cache:
+        return _find(vault, kinds, today, touching)
+    if touching is None:
+        return [f for f in _remembered(vault, today, compute=True) or [] if f.kind in kinds]
+    known = _remembered(vault, today, compute=False)
+    if known is not None:
+        return [f for f in known if f.kind in kinds and touching & set(f.notes)]
+    return _find(vault, kinds, today, touching)
+
+
+def _remembered(vault: Vault, today: dt.date, *, compute: bool) -> list[Finding] | None:
+    """All findings of an unchanged vault, from the cache (same notes, settings, names, files
+    and day: same findings); computed and stored when ``compute``, else None."""
+    index = vault.index
+    key = state_token(index.entries(), sorted(index.other.items()), index.attachments, today)
+    cache = Cache(vault.root, vault.config.fingerprint())
+    stored = cache.load_result("conflicts", key)
+    if stored is not None:
+        return [Finding(*row) for row in stored]
+    if not compute:
+        return None
+    found = _find(vault, KINDS, today, None)
+    cache.save_result("conflicts", key, [astuple(f) for f in found])
+    return found
+
+
+def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
+          touching: set[str] | None) -> list[Finding]:
+    """The findings, computed."""
+    documents: Iterable[tuple[str, Meta]] = vault.facts
     if touching is not None:
         wanted = _around(vault, touching)
-        documents = ((i, meta) for i, meta in documents if i in wanted or meta[0] == "decision")
+        documents = [(i, meta) for i, meta in documents if i in wanted or meta[0] == "decision"]
     ledger = build_ledger(documents, vault.index.resolver)
     found: list[Finding] = []
     if "fact-conflict" in kinds:

@@ -34,7 +34,11 @@ class Ledger:
 
 
 def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> Ledger:
-    """Collect every fact (entity links resolved) and every ``## History`` date."""
+    """Collect the facts that can conflict (entity links resolved) and every history date.
+
+    Two properties of one note never share a key, so a group worth comparing always holds a
+    field or a fact note: those are grouped first, then the entity's own property joins.
+    """
     ledger = Ledger()
     raw: dict[tuple[str, str], list[tuple[str, str, RawFact]]] = defaultdict(list)
     resolve = _memo(resolver)
@@ -44,6 +48,8 @@ def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> L
             key = (note_id, attribute.casefold())
             ledger.reviewed[key] = max(ledger.reviewed.get(key, ""), date)
         for fact in meta[5]:
+            if fact[3] == "property":
+                continue
             entity = resolve(fact[4], note_id) if fact[4] else note_id
             if fact[3] == "relation":
                 ledger.relations.append(_fact(note_id, entity, fact))
@@ -51,19 +57,40 @@ def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> L
             raw[(entity, fact[0].casefold())].append((note_id, entity, fact))
             if fact[3] == "fact-note":
                 ledger.fact_notes.append(_fact(note_id, entity, fact))
+    _add_properties(ledger, raw)
     ledger.groups = {key: [_fact(*item) for item in items]
                      for key, items in raw.items() if len(items) > 1}
     return ledger
 
 
+def _add_properties(ledger: Ledger, raw: dict[tuple[str, str], list[tuple[str, str, RawFact]]]
+                    ) -> None:
+    """The entity notes' own properties, for the (entity, attribute) pairs stated elsewhere."""
+    for (entity, attribute), items in raw.items():
+        meta = ledger.metas.get(entity)
+        for fact in meta[5] if meta else ():
+            if fact[3] == "property" and fact[0].casefold() == attribute:
+                items.append((entity, entity, fact))
+
+
 def _memo(resolver: Resolver) -> Callable[[str, str], str]:
-    """``resolver.resolve`` remembered per (target, folder); unresolved targets kept as text."""
+    """``resolver.resolve`` remembered; unresolved targets kept as text.
+
+    A plain name that is not ambiguous resolves the same from every folder, so it is
+    remembered once; anything else per (target, folder).
+    """
+    anywhere: dict[str, str] = {}
     seen: dict[tuple[str, str], str] = {}
 
     def resolve(target: str, source: str) -> str:
+        if target in anywhere:
+            return anywhere[target]
         key = (target, source.rpartition("/")[0])
         if key not in seen:
-            seen[key] = resolver.resolve(target, source)[0] or target
+            found, ambiguous = resolver.resolve(target, source)
+            seen[key] = found or target
+            if not ambiguous and "/" not in target and not target.startswith("."):
+                anywhere[target] = seen[key]
         return seen[key]
 
     return resolve

@@ -63,7 +63,7 @@ def _winner(vault: Vault, finding: Finding, keep: str | None, auto: bool) -> str
 
 def _facts_of(vault: Vault, finding: Finding, today: dt.date) -> list[Fact]:
     """The current facts behind a fact conflict."""
-    ledger = build_ledger(vault.search_index.documents(), vault.index.resolver)
+    ledger = build_ledger(vault.facts, vault.index.resolver)
     for (entity, attribute), facts in ledger.groups.items():
         if finding_id("fact-conflict", entity, attribute) == finding.id:
             return [f for f in facts if holds(f, ledger, today)]

@@ -102,6 +102,20 @@ class Cache:
                 found[shard] = data
         return found
 
+    def load_result(self, name: str, key: str) -> Any:
+        """A stored result computed from the vault state ``key``, or None."""
+        try:
+            stamp, stored_key, data = marshal.loads((self.folder / f"{name}.marshal").read_bytes())
+        except Exception:  # missing or damaged: compute again
+            return None
+        return data if stamp == self.stamp and stored_key == key else None
+
+    def save_result(self, name: str, key: str, data: Any) -> None:
+        """Store a result computed from the vault state ``key``."""
+        private_dir(self.folder)
+        atomic_write(self.folder / f"{name}.marshal", marshal.dumps((self.stamp, key, data)),
+                     mode=0o600, durable=False)
+
     def save_derived(self, kind: str, shard: int, data: Any) -> None:
         """Store one shard of a derived index."""
         private_dir(self.folder)

@@ -25,8 +25,8 @@ from .doc import Meta
 Summary = tuple[str, str, str, list[str], list[str]]
 # (ids, lengths, summaries, postings)
 Shard = tuple[list[str], list[int], list[Summary], dict[str, bytes]]
-# per note of a shard, in the same order: (facts, history)
-Facts = list[tuple[list[Any], list[tuple[str, str]]]]
+# per note of a shard: (id, summary, facts, history), all conflicts and context need
+Facts = list[tuple[str, Summary, list[Any], list[tuple[str, str]]]]
 
 
 def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
@@ -44,7 +44,7 @@ def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
         ids.append(path[:-3])
         lengths.append(length)
         summaries.append(tuple(meta[:5]))
-        facts.append((meta[5], meta[6]))
+        facts.append((path[:-3], summaries[-1], meta[5], meta[6]))
         for term, count in terms.items():
             postings[term] += (number, count)
     shard = (ids, lengths, summaries, {t: array("I", v).tobytes() for t, v in postings.items()})
@@ -106,9 +106,14 @@ class SearchIndex:
 
     def documents(self) -> Iterable[tuple[str, Meta]]:
         """(id, full metadata with facts and history) of every note."""
-        for (ids, _, summaries, _), facts in zip(self.shards, self._facts, strict=True):
-            for note_id, summary, (found, history) in zip(ids, summaries, facts, strict=True):
-                yield note_id, (*summary, found, history)
+        return documents(self._facts)
+
+
+def documents(shards: list[Facts]) -> Iterable[tuple[str, Meta]]:
+    """(id, full metadata) of every note of the facts shards."""
+    for shard in shards:
+        for note_id, summary, found, history in shard:
+            yield note_id, (*summary, found, history)
 
 
 def _token(entries: Mapping[str, Entry]) -> str:
@@ -117,36 +122,60 @@ def _token(entries: Mapping[str, Entry]) -> str:
     return hashlib.sha256(marshal.dumps(signature)).hexdigest()
 
 
-def load_index(cache: Cache | None, entries: Mapping[str, Entry]) -> SearchIndex:
-    """The search index of ``entries``: stored shards where still current, others rebuilt."""
+def _parts(entries: Mapping[str, Entry]) -> tuple[dict[int, dict[str, Entry]], dict[int, str]]:
+    """The entries of each shard, and each shard's token."""
     parts: dict[int, dict[str, Entry]] = defaultdict(dict)
     for path, entry in entries.items():
         parts[shard_of(path)][path] = entry
+    return parts, {number: _token(parts[number]) for number in range(SHARDS)}
+
+
+def _build(cache: Cache | None, number: int, token: str,
+           entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
+    """Build one shard of both indexes and store them."""
+    shard, stated = build_shard(entries)
+    if cache:
+        cache.save_derived("search", number, (token, shard))
+        cache.save_derived("facts", number, (token, stated))
+    return shard, stated
+
+
+def load_index(cache: Cache | None, entries: Mapping[str, Entry]) -> SearchIndex:
+    """The search index of ``entries``: stored shards where still current, others rebuilt."""
+    parts, tokens = _parts(entries)
     stored = cache.load_derived("search") if cache else {}
-    tokens = {number: _token(parts[number]) for number in range(SHARDS)}
     shards, built = [], {}
     for number in range(SHARDS):
         hit = stored.get(number)
         if hit is not None and hit[0] == tokens[number]:
             shards.append(hit[1])
-            continue
-        shard, stated = built[number] = build_shard(parts[number])
-        if cache:
-            cache.save_derived("search", number, (tokens[number], shard))
-            cache.save_derived("facts", number, (tokens[number], stated))
-        shards.append(shard)
+        else:
+            built[number] = _build(cache, number, tokens[number], parts[number])
+            shards.append(built[number][0])
 
     def facts() -> list[Facts]:
-        saved = cache.load_derived("facts") if cache else {}
-        return [built[n][1] if n in built else _current(saved.get(n), tokens[n], parts[n])
-                for n in range(SHARDS)]
+        return [built[n][1] for n in range(SHARDS)] if len(built) == SHARDS else \
+            load_facts(cache, entries)
 
     return SearchIndex(shards, facts)
 
 
-def _current(saved: Any, token: str, entries: Mapping[str, Entry]) -> Facts:
-    """A stored facts shard if it matches, else rebuilt from the entries."""
-    if saved is not None and saved[0] == token:
-        found: Facts = saved[1]
-        return found
-    return build_shard(entries)[1]
+def load_facts(cache: Cache | None, entries: Mapping[str, Entry]) -> list[Facts]:
+    """The facts shards of ``entries`` (without the postings): stored where current."""
+    parts, tokens = _parts(entries)
+    stored = cache.load_derived("facts") if cache else {}
+    found = []
+    for number in range(SHARDS):
+        hit = stored.get(number)
+        if hit is not None and hit[0] == tokens[number]:
+            found.append(hit[1])
+        else:
+            found.append(_build(cache, number, tokens[number], parts[number])[1])
+    return found
+
+
+def state_token(entries: Mapping[str, Entry], *extra: object) -> str:
+    """One token for the whole parsed vault (and ``extra``): it changes when any note does."""
+    _, tokens = _parts(entries)
+    payload = marshal.dumps(([tokens[n] for n in range(SHARDS)], [str(e) for e in extra]))
+    return hashlib.sha256(payload).hexdigest()
