@@ -145,3 +145,19 @@ def test_lint_kind_filter(sample: Path) -> None:
     assert kinds == ["broken-link", "orphan"]
     only = json.loads(run(sample, "lint", "--json", "--kind", "orphan")[1])["findings"]
     assert [(f["kind"], f["notes"]) for f in only] == [("orphan", ["Lonely"])]
+
+
+def test_a_bug_is_one_line_not_a_traceback(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vaultmem.report
+
+    def broken(*args: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(vaultmem.report, "scan_summary", broken)
+    code, out, err = run(sample, "scan")
+    assert (code, out) == (1, "")
+    assert err.startswith("Error: internal error (KeyError: 'boom'); please report it")
+    assert "Traceback" not in err
+    monkeypatch.setenv("VAULTMEM_DEBUG", "1")
+    result = CliRunner().invoke(cli, ["--vault", str(sample), "scan"])
+    assert isinstance(result.exception, KeyError)

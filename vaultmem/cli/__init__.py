@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -79,6 +80,14 @@ class Group(click.Group):
             raise kind(str(exc)) from exc
         except OSError as exc:
             raise click.ClickException(f"{exc}; check the path and its permissions") from exc
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug: one line for the user, the traceback on request
+            if os.environ.get("VAULTMEM_DEBUG"):
+                raise
+            raise click.ClickException(
+                f"internal error ({exc.__class__.__name__}: {exc}); please report it with the "
+                "output of the same command run with VAULTMEM_DEBUG=1") from exc
 
 
 def json_option(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -24,11 +24,12 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 @functools.cache
 def code_stamp() -> str:
-    """A hash of the parsing code, so a changed parser never reuses old results."""
+    """A hash of the code that makes what the cache holds (parser, search and facts shards), so
+    a changed vaultmem never reuses results of an older one."""
     digest = hashlib.sha256()
     sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
-               PACKAGE / "recall" / "text.py", PACKAGE / "curate" / "extract.py",
-               *(PACKAGE / "read").glob("*.py")]
+               PACKAGE / "recall" / "text.py", PACKAGE / "recall" / "inverted.py",
+               PACKAGE / "curate" / "extract.py", *(PACKAGE / "read").glob("*.py")]
     for source in sorted(sources):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]

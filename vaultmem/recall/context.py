@@ -46,6 +46,7 @@ WINDOWS = 2  # passages per hit note
 AROUND = 2
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
+MIN_ROOM = 12  # tokens: less than this left holds no useful item
 CONFLICT_KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "expired-used")
 
 
@@ -94,7 +95,7 @@ def _header(agent: str | None, query: str | None) -> str:
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
                 terms: set[str], budget: int) -> list[ContextItem]:
-    """Every candidate item of every section, secrets redacted."""
+    """Every candidate item of every section (secrets are redacted when an item is chosen)."""
     near: set[str] = set()
     items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
     if agent:
@@ -106,8 +107,6 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
     items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
     items += _people(vault, near, agent)
     items += recent_items(vault, RECENT_DAYS, terms)
-    for item in items:
-        item.text = redact(item.text)
     return items
 
 
@@ -178,7 +177,10 @@ def _line(item: ContextItem) -> str:
 
 
 def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[ContextItem]:
-    """Floors first, then the best of the rest; an item that does not fit is trimmed."""
+    """Floors first, then the best of the rest; an item that does not fit is trimmed.
+
+    Secrets are redacted from an item before its size is counted, so the budget holds.
+    """
     by_section = {key: sorted((i for i in items if i.section == key),
                               key=lambda i: (-i.score, i.id, i.lines))
                   for key, *_ in SECTIONS}
@@ -187,15 +189,20 @@ def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[Conte
     for key, title, floor, _ in SECTIONS:
         share, heading = int(budget * floor), count(f"\n## {title}\n")
         for item in by_section[key]:
+            item.text = redact(item.text)
             cost = _cost(item, count) + (heading if not _has(chosen, key) else 0)
             if cost > share or used + cost > budget:
                 break
             chosen.append(item)
             used, share = used + cost, share - cost
     weights = {key: weight for key, _, _, weight in SECTIONS}
-    rest = sorted((i for i in items if i not in chosen),
+    taken = {id(item) for item in chosen}
+    rest = sorted((i for i in items if id(i) not in taken),
                   key=lambda i: (-i.score * weights[i.section], i.id, i.lines))
     for item in rest:
+        if budget - used < MIN_ROOM:
+            break
+        item.text = redact(item.text)
         used += _take(item, chosen, budget - used, count)
     return chosen
 

@@ -153,10 +153,10 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
 
 def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
-    superseded = {raw[4] for _, meta in vault.facts for raw in meta[5]
+    superseded = {raw[4] for _, meta in vault.search_index.summaries() for raw in meta[5]
                   if raw[0] == "supersedes"}
     items = []
-    for note_id, meta in vault.facts:
+    for note_id, meta in vault.search_index.summaries():
         if meta[0] != "decision" or meta[1] not in LIVE:
             continue
         title = note_id.rsplit("/", 1)[-1]
@@ -190,7 +190,7 @@ def _recency(date: str) -> float:
 def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """KPIs: value against target, with the trend of their history table."""
     items = []
-    for note_id, meta in vault.facts:
+    for note_id, meta in vault.search_index.summaries():
         if meta[0] != "kpi":
             continue
         props = {raw[0]: raw[1] for raw in meta[5] if raw[3] == "property"}

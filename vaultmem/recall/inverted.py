@@ -21,8 +21,10 @@ from ..read.cache import SHARDS, Cache, shard_of
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
 
-# (type, status, date, tags, aliases): what search filters need, without facts and history
-Summary = tuple[str, str, str, list[str], list[str]]
+# (type, status, date, tags, aliases, brief facts): what search filters and the context's
+# decisions, KPIs and people need, without the full facts and history
+Summary = tuple[str, str, str, list[str], list[str], list[Any]]
+BRIEF = {"rationale", "topic", "value", "target", "unit", "role", "org", "timezone"}
 # (ids, lengths, summaries, postings)
 Shard = tuple[list[str], list[int], list[Summary], dict[str, bytes]]
 # per note of a shard: (id, summary, facts, history), all conflicts and context need
@@ -43,7 +45,8 @@ def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
         number = len(ids)
         ids.append(path[:-3])
         lengths.append(length)
-        summaries.append(tuple(meta[:5]))
+        brief = [raw for raw in meta[5] if raw[0] in BRIEF or raw[3] == "relation"]
+        summaries.append((*meta[:5], brief))
         facts.append((path[:-3], summaries[-1], meta[5], meta[6]))
         for term, count in terms.items():
             postings[term] += (number, count)
@@ -113,7 +116,7 @@ def documents(shards: list[Facts]) -> Iterable[tuple[str, Meta]]:
     """(id, full metadata) of every note of the facts shards."""
     for shard in shards:
         for note_id, summary, found, history in shard:
-            yield note_id, (*summary, found, history)
+            yield note_id, (*summary[:5], found, history)
 
 
 def _token(entries: Mapping[str, Entry]) -> str:
