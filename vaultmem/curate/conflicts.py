@@ -41,25 +41,19 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     today = today or dt.date.today()
     if not vault.use_cache:
         return _find(vault, kinds, today, touching)
-    if touching is None:
-        return [f for f in _remembered(vault, today, compute=True) or [] if f.kind in kinds]
-    known = _remembered(vault, today, compute=False)
-    if known is not None:
-        return [f for f in known if f.kind in kinds and touching & set(f.notes)]
-    return _find(vault, kinds, today, touching)
+    known = _remembered(vault, today)  # computed once per vault state, then reused
+    return [f for f in known if f.kind in kinds and (touching is None or touching & set(f.notes))]
 
 
-def _remembered(vault: Vault, today: dt.date, *, compute: bool) -> list[Finding] | None:
+def _remembered(vault: Vault, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
-    and day: same findings); computed and stored when ``compute``, else None."""
+    and day: same findings); else computed and stored."""
     index = vault.index
     key = state_token(index.entries(), sorted(index.other.items()), index.attachments, today)
     cache = Cache(vault.root, vault.config.fingerprint())
     stored = cache.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]
-    if not compute:
-        return None
     found = _find(vault, KINDS, today, None)
     cache.save_result("conflicts", key, [astuple(f) for f in found])
     return found
