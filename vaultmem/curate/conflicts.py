@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import astuple
 
 from ..model import Fact, Finding
-from ..read.cache import Cache
+from ..read.cache import Cache, folder_stamp
 from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
 from ..vault import Vault
@@ -49,7 +49,8 @@ def _remembered(vault: Vault, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
     and day: same findings); else computed and stored."""
     index = vault.index
-    key = state_token(index.entries(), sorted(index.other.items()), index.attachments, today)
+    key = state_token(index.entries(), sorted(index.other.items()), index.attachments, today,
+                      folder_stamp("curate"))
     cache = Cache(vault.root, vault.config.fingerprint())
     stored = cache.load_result("conflicts", key)
     if stored is not None:

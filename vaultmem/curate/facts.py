@@ -15,6 +15,7 @@ from .extract import RawFact
 
 INACTIVE = {"superseded", "archived", "deprecated", "rejected", "obsolete"}
 LINKS = re.compile(r"\[\[([^\]]+)\]\]")
+DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]00:00(?::00)?)?")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?")
 
 
@@ -126,6 +127,8 @@ def value_key(value: object, source: str, resolver: Resolver) -> str:
     (True, 'utc+8')
     >>> value_key("[[A]], [[Lucy Tan]]", "x", r) == value_key("[[Lucy Tan|L]], [[A]]", "x", r)
     True
+    >>> value_key("2026-1-2", "x", r) == value_key("2026-01-02T00:00:00", "x", r)
+    True
     """
     if isinstance(value, bool):
         return str(value).lower()
@@ -139,4 +142,7 @@ def value_key(value: object, source: str, resolver: Resolver) -> str:
         return "links:" + "\x1f".join(sorted(set(keys)))
     if NUMBER.fullmatch(text):
         return repr(float(text))
+    date = DATE.fullmatch(text)
+    if date:  # 2026-1-2, 2026-01-02 and 2026-01-02T00:00:00 are one day
+        return "date:" + "-".join(f"{int(part):02d}" for part in date.groups())
     return text.casefold().rstrip(".")

@@ -35,6 +35,15 @@ def code_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.cache
+def folder_stamp(folder: str) -> str:
+    """A hash of one package folder's code (results computed by it are keyed by it too)."""
+    digest = hashlib.sha256()
+    for source in sorted((PACKAGE / folder).glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def cache_root() -> Path:
     """``$XDG_CACHE_HOME/vaultmem`` (default ``~/.cache/vaultmem``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
