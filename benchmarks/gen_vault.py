@@ -1057,6 +1057,15 @@ def plan_vault(rng: random.Random, n: int) -> Plan:
 # --- writing ----------------------------------------------------------------------------------
 
 
+FILE_TARGET = re.compile(r"\.(?!md$)[a-z0-9]{2,5}$", re.IGNORECASE)
+
+
+def _note_key(target: str) -> str:
+    """A link target as vaultmem compares it before resolving: no case, no ``.md``."""
+    lowered = target.strip().casefold()
+    return lowered[:-3] if lowered.endswith(".md") else lowered
+
+
 class Writer:
     """Write the notes of a plan as Docs, all drawn from one seeded generator."""
 
@@ -1193,13 +1202,14 @@ class Writer:
 
     def settle(self, doc: Doc) -> None:
         """Fill the bracketed fields of the line ending: about the one note the line links (its
-        written link targets, embeds aside, are one), else about the note being written."""
+        written link targets, embeds and links to files aside, compared without case or
+        ``.md``, are one), else about the note being written (vaultmem's ``_entity_of``)."""
         line = doc.lineno
-        rows = {(target, resolved) for target, at, embed, resolved in doc.links
-                if at == line and not embed}
+        rows = {_note_key(target): (target, resolved) for target, at, embed, resolved in doc.links
+                if at == line and not embed and not FILE_TARGET.search(target)}
         subject = self.meta.id
         if len(rows) == 1:
-            target, resolved = rows.pop()
+            target, resolved = next(iter(rows.values()))
             subject = resolved or target
         for index, key in doc.pending:
             doc.buf[index] = str(self.value(subject, key))
