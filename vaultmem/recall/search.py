@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
@@ -107,18 +108,21 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     scores, matched, metas = bm25(index, terms)
     top = max(scores.values(), default=0.0) or 1.0
     combined = {note_id: score / top for note_id, score in scores.items()}
-    reasons: dict[str, list[str]] = defaultdict(list)
-    for note_id, words in matched.items():
-        reasons[note_id].append("matches " + ", ".join(sorted(set(words))))
-    for note_id, (value, name) in fuzzy_names(index, query).items():
+    names = fuzzy_names(index, query)
+    for note_id, (value, _) in names.items():
         combined[note_id] = combined.get(note_id, 0.0) + FUZZY_WEIGHT * value
-        reasons[note_id].insert(0, f"name {name!r} is close to the query")
-    _graph_evidence(vault, index, combined, reasons)
+    linked: dict[str, list[str]] = defaultdict(list)
+    _graph_evidence(vault, index, combined, linked)
     ranked = sorted(combined.items(), key=lambda item: (-item[1], item[0]))
-    allowed = [(i, s) for i, s in ranked if i in vault.notes and
-               filters.allows(i, metas.get(i) or _meta(vault, i))]
-    return [_hit(vault, note_id, score, terms if snippets else [], reasons[note_id])
-            for note_id, score in allowed[:limit]]
+    allowed = ((i, s) for i, s in ranked if i in vault.notes and
+               filters.allows(i, metas.get(i) or _meta(vault, i)))
+    hits = []
+    for note_id, score in itertools.islice(allowed, limit):
+        why = [f"name {names[note_id][1]!r} is close to the query"] if note_id in names else []
+        if note_id in matched:
+            why.append("matches " + ", ".join(sorted(set(matched[note_id]))))
+        hits.append(_hit(vault, note_id, score, terms if snippets else [], why + linked[note_id]))
+    return hits
 
 
 def _meta(vault: Vault, note_id: str) -> Meta:
