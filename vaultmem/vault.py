@@ -15,6 +15,7 @@ from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .model import Link, Note
 from .read.cache import Cache, refresh
+from .read.record import search_doc_of
 from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
 
@@ -92,6 +93,10 @@ class Vault:
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
             return aliased[0]
         return self._missing(name)
+
+    def note_text(self, note_id: str) -> str:
+        """A source note's text as it was read (from the parse cache, no file access)."""
+        return search_doc_of(self.index.notes.entries[note_id])[2]
 
     def _as_id(self, name: str) -> str:
         """A note id from an id, a name, or a relative or absolute file path."""

@@ -56,7 +56,7 @@ COMMANDS = {
     "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",
-    "conflicts": "curate", "resolve": "curate",
+    "conflicts": "curate", "resolve": "curate", "kpi": "curate",
 }
 
 

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..curate.conflicts import KINDS, find_conflicts
+from ..curate.kpis import Kpi
 from ..curate.report import REPORT_PATH, conflicts_note
 from ..errors import UsageError
 from ..model import Finding
@@ -72,3 +73,44 @@ def resolve_command(vault: Vault, finding: str, keep: str | None, auto: bool, dr
     if keep and auto:
         raise UsageError("use --keep NOTE or --auto, not both")
     report(resolve(vault, finding, keep=keep, auto=auto, dry_run=dry_run, when=when), as_json)
+
+
+def _kpi_text(rows: list[Kpi]) -> str:
+    """One line per KPI: value against target, trend."""
+    if not rows:
+        return "No KPIs."
+    out = []
+    for row in rows:
+        target = f" (target {row.target:g})" if row.target is not None else ""
+        value = f"{row.value:g}" if row.value is not None else "?"
+        out.append(f"[[{row.id}]]: {value} {row.unit}{target}, {row.trend}"
+                   + (f", updated {row.updated}" if row.updated else ""))
+    return "\n".join(line.replace("  ", " ") for line in out)
+
+
+@cli.command("kpi")
+@click.argument("name", required=False)
+@click.argument("value", required=False)
+@click.option("--target", help="New target value.")
+@click.option("--unit", help="New unit.")
+@click.option("--note", "comment", help="A comment for the history row.")
+@write_options
+@with_vault
+def kpi_command(vault: Vault, name: str | None, value: str | None, target: str | None,
+                unit: str | None, comment: str | None, dry_run: bool, as_json: bool,
+                when: dt.datetime) -> None:
+    """List KPIs against their targets, or record a new value of one (history row, trend).
+
+    \b
+    Example:
+      vaultmem --vault sample_vault kpi "OCR Accuracy" 0.88
+    """
+    from ..curate.kpis import kpi_of, kpis, record_kpi
+
+    if name is not None and value is not None:
+        result = record_kpi(vault, name, value, target=target, unit=unit, note=comment,
+                            when=when, dry_run=dry_run)
+        report([result], as_json)
+        return
+    rows = [kpi_of(vault, vault.note(name))] if name else kpis(vault)
+    emit({"kpis": [row.to_dict() for row in rows]}, lambda _: _kpi_text(rows), as_json)

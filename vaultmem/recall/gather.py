@@ -38,7 +38,7 @@ class ContextItem:
 
 def note_lines(vault: Vault, note_id: str) -> list[str]:
     """The note's file lines (as cached with its search document)."""
-    return search_doc_of(vault.index.notes.entries[note_id])[2].splitlines()
+    return vault.note_text(note_id).splitlines()
 
 
 def cite(note: Note, line: int) -> str:
