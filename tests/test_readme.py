@@ -13,7 +13,7 @@ from vaultmem.cli import cli
 
 from .conftest import ROOT
 
-READ_ONLY = {"scan", "show", "lint", "context", "search", "related", "index", "conflicts"}
+READ_ONLY = {"scan", "show", "lint", "context", "search", "related", "index", "conflicts", "kpi"}
 BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 
 
