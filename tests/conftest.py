@@ -30,9 +30,13 @@ def sample(tmp_path: Path) -> Path:
 
 
 def hash_tree(root: Path) -> dict[str, str]:
-    """sha256 of every file under ``root`` (hidden ones included), by relative path."""
+    """sha256 of every file under ``root`` (hidden ones included), by relative path.
+
+    Lock files (``.vaultmem/locks/``, empty, outside Obsidian's view) are left out: a refused
+    write may have taken its lock.
+    """
     return {
         path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(root.rglob("*"))
-        if path.is_file()
+        if path.is_file() and ".vaultmem/locks" not in path.relative_to(root).as_posix()
     }

@@ -104,7 +104,10 @@ def _config_dir(root: Path) -> str:
 def _folder(value: Any) -> str:
     """A settings folder value as a vault-relative POSIX path without slashes around it."""
     text = str(value or "").strip().strip("/")
-    return "" if text in ("", ".", "./") else text.removeprefix("./")
+    text = "" if text in ("", ".", "./") else text.removeprefix("./")
+    if ".." in text.split("/") or text.startswith("~"):
+        raise ConfigError(f"folder {text!r} leads outside the vault; use a folder inside it")
+    return text
 
 
 def _read_json(path: Path) -> dict[str, Any]:

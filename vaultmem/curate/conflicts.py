@@ -11,6 +11,7 @@ from dataclasses import astuple
 
 from ..model import Fact, Finding
 from ..read.cache import Cache, folder_stamp
+from ..read.resolve import Resolver
 from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
 from ..vault import Vault
@@ -72,7 +73,7 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
     if "fact-conflict" in kinds:
         found += fact_conflicts(vault, ledger, today)
     if kinds != ("fact-conflict",):
-        found += decision_findings(ledger, kinds)
+        found += decision_findings(ledger, kinds, vault.index.resolver)
     if "duplicate" in kinds or "alias-clash" in kinds:
         found += [f for f in duplicate_findings(ledger.metas) if f.kind in kinds]
     if "expired-used" in kinds:
@@ -163,14 +164,15 @@ def supersede_graph(ledger: Ledger) -> Supersedes:
     return graph
 
 
-def decision_findings(ledger: Ledger, kinds: tuple[str, ...]) -> list[Finding]:
+def decision_findings(ledger: Ledger, kinds: tuple[str, ...],
+                      resolver: Resolver) -> list[Finding]:
     """Competing approved decisions, and superseded entries still marked active."""
     graph = supersede_graph(ledger)
     found = []
     if "superseded-active" in kinds:
         found += _superseded_active(graph, ledger)
     if "decision-conflict" in kinds:
-        found += _competing(graph, ledger)
+        found += _competing(graph, ledger, resolver)
     return found
 
 
@@ -188,7 +190,7 @@ def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     return found
 
 
-def _competing(graph: Supersedes, ledger: Ledger) -> list[Finding]:
+def _competing(graph: Supersedes, ledger: Ledger, resolver: Resolver) -> list[Finding]:
     """Two or more approved decisions on one topic, none superseding another."""
     topics: dict[str, list[Fact]] = {}
     for note_id, meta in ledger.metas.items():
@@ -196,7 +198,7 @@ def _competing(graph: Supersedes, ledger: Ledger) -> list[Finding]:
             continue
         for raw in meta[5]:
             if raw[0] == "topic" and raw[3] == "property":
-                topic = " ".join(str(raw[1]).casefold().split())
+                topic = value_key(raw[1], note_id, resolver)
                 topics.setdefault(topic, []).append(Fact(note_id, "topic", raw[1], note_id,
                                                          raw[2], "property", raw[8]))
     return [finding for topic, facts in sorted(topics.items())
@@ -218,7 +220,8 @@ def _topic_finding(topic: str, facts: list[Fact], graph: Supersedes,
                   f"{ident} --auto)" if winner else
                   f"{rule}: vaultmem resolve {ident} --keep DECISION")
     return Finding(ident, "decision-conflict", open_,
-                   f"approved decisions on topic {topic!r} compete: {listed}", suggestion,
+                   f"approved decisions on topic {str(facts[0].value)!r} compete: {listed}",
+                   suggestion,
                    None, rule, winner, [f"[[{d}]]" for d in open_])
 
 

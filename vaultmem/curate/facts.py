@@ -133,6 +133,8 @@ def value_key(value: object, source: str, resolver: Resolver) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     text = " ".join(str(value).split())
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()  # a quoted field value is the same text
     links = LINKS.findall(text)
     if links and not LINKS.sub("", text).strip(" ,;"):  # one link, or a list of links
         keys = []

@@ -114,7 +114,8 @@ def record_kpi(vault: Vault, name: str, value: str, *, target: str | None = None
     def change(text: str | None) -> str:
         if text is None:
             raise UsageError(f"{kpi_note.path} disappeared; nothing was written")
-        return _add_row(set_properties(text, props), [day, str(number), note or ""])
+        cell = " ".join((note or "").split()).replace("|", "\\|")  # one cell, one line
+        return _add_row(set_properties(text, props), [day, str(number), cell])
 
     result = apply(vault, kpi_note.path, change, action="updated", dry_run=dry_run)
     if not dry_run:

@@ -22,6 +22,10 @@ class ResolveRefused(VaultmemError):
     """A finding that vaultmem will not resolve by itself (it needs a person)."""
 
 
+class ConflictNotFound(VaultmemError):
+    """No open conflict has the given id."""
+
+
 def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: bool = False,
             dry_run: bool = False, when: dt.datetime | None = None) -> list[WriteResult]:
     """Apply the choice for finding ``identifier``: ``keep`` a note, or the rule's winner."""
@@ -30,6 +34,9 @@ def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: boo
     if finding.kind in ("duplicate", "alias-clash", "expired-used"):
         raise ResolveRefused(f"{finding.id} is a {finding.kind}: {finding.suggestion}")
     winner = _winner(vault, finding, keep, auto)
+    if finding.kind == "superseded-active" and winner != finding.winner:
+        raise ResolveRefused(f"[[{finding.winner}]] supersedes [[{winner}]]; to keep the older "
+                             f"one, remove `supersedes` from [[{finding.winner}]] by hand")
     if finding.kind == "fact-conflict":
         return _fact(vault, finding, winner, when, dry_run)
     losers = [n for n in finding.notes if n != winner]
@@ -42,7 +49,8 @@ def _finding(vault: Vault, identifier: str, today: dt.date) -> Finding:
     for finding in find_conflicts(vault, today=today):
         if finding.id == identifier:
             return finding
-    raise UsageError(f"no open conflict {identifier!r}; run `vaultmem conflicts` for the ids")
+    raise ConflictNotFound(f"no open conflict {identifier!r}; run `vaultmem conflicts` for "
+                           "the ids")
 
 
 def _winner(vault: Vault, finding: Finding, keep: str | None, auto: bool) -> str:

@@ -88,9 +88,9 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
 
 
 def _header(agent: str | None, query: str | None) -> str:
-    """The context's first lines."""
+    """The context's first lines (a secret in the question is not repeated)."""
     title = f"# Context for {agent}" if agent else "# Context"
-    return title + (f"\n\nQuestion: {query}" if query else "") + "\n"
+    return redact(title + (f"\n\nQuestion: {query}" if query else "")) + "\n"
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
@@ -189,7 +189,7 @@ def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[Conte
     for key, title, floor, _ in SECTIONS:
         share, heading = int(budget * floor), count(f"\n## {title}\n")
         for item in by_section[key]:
-            item.text = redact(item.text)
+            _redact(item)
             cost = _cost(item, count) + (heading if not _has(chosen, key) else 0)
             if cost > share or used + cost > budget:
                 break
@@ -202,9 +202,15 @@ def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[Conte
     for item in rest:
         if budget - used < MIN_ROOM:
             break
-        item.text = redact(item.text)
+        _redact(item)
         used += _take(item, chosen, budget - used, count)
     return chosen
+
+
+def _redact(item: ContextItem) -> None:
+    """Secrets out of an item's text and source, each line on its own."""
+    item.text = "\n".join(redact(line) for line in item.text.split("\n"))
+    item.cite = redact(item.cite)
 
 
 def _has(chosen: list[ContextItem], section: str) -> bool:
@@ -219,7 +225,11 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: Counte
     cost = _cost(item, count) + heading
     if cost > room:
         overhead = _cost(ContextItem(item.id, item.section, "", item.cite, 0), count) + heading
-        item.text = trim(item.text, room - overhead, count) if room > overhead else ""
+        limit = room - overhead - item.text.count("\n")  # continuation lines are indented
+        item.text = trim(item.text, limit, count) if limit > 0 else ""
+        while item.text and _cost(item, count) + heading > room:
+            limit -= 1
+            item.text = trim(item.text, limit, count) if limit > 0 else ""
         if len(item.text) < MIN_TRIMMED:  # a stub of a sentence helps nobody
             return 0
         item.lines = item.lines[: item.text.count("\n") + 1]  # only the lines still there
@@ -239,7 +249,7 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
                 for f in find_conflicts(vault, kinds=CONFLICT_KINDS, today=today, touching=ids)]
     kept = list(chosen)
     for warning in warnings:
-        warning.text = redact(warning.text)
+        _redact(warning)
         while kept and _total([*kept, warning], count) > budget:
             kept.remove(min(kept, key=lambda i: (i.score, i.id)))
         if _total([*kept, warning], count) <= budget:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..model import Json, Note
 from ..read.record import search_doc_of
+from ..secrets import redact
 from ..vault import Vault
 from .doc import link_term
 from .text import tokens
@@ -47,7 +48,7 @@ def cite(note: Note, line: int) -> str:
     if block:
         return f"[[{note.id}#^{block}]]"
     above = [h for h in note.headings if h.line <= line and h.level > 1]
-    return f"[[{note.id}#{above[-1].text}]]" if above else f"[[{note.id}]]"
+    return f"[[{note.id}#{redact(above[-1].text)}]]" if above else f"[[{note.id}]]"
 
 
 def overlap(text: str, query: set[str]) -> float:
@@ -232,9 +233,10 @@ def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
         note = vault.notes[note_id]
         lines = note_lines(vault, note_id)
         for heading in (h for h in note.headings if h.level == 3 and ENTRY.match(h.text)):
-            first = _paragraph(lines, heading.line)
-            text = f"{date} {heading.text}" + (f": {first}" if first else "")
-            items.append(ContextItem(note.id, "recent", text, f"[[{note.id}#{heading.text}]]",
+            first = redact(_paragraph(lines, heading.line))  # before joining to the title
+            text = f"{date} {redact(heading.text)}" + (f": {first}" if first else "")
+            items.append(ContextItem(note.id, "recent", redact(text),
+                                     f"[[{note.id}#{redact(heading.text)}]]",
                                      1 - rank / (days + 1) + heading.line / 10_000
                                      + 2 * overlap(text, query), [heading.line]))
     return items

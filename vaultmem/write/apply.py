@@ -60,6 +60,7 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
         after = change(text)
         if after is None or after == text:
             return after
+        guard(vault, *_added(text, after), where=rel)  # whatever a write adds, keys included
         note = parse_note(rel, after.encode("utf-8"), vault.config)
         new_problems = {p.kind for p in note.problems} - _kinds(vault, rel, text)
         problem = (f"the note would not parse cleanly ({', '.join(sorted(new_problems))})"
@@ -69,6 +70,12 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
         return after
 
     return run
+
+
+def _added(before: str | None, after: str) -> list[str]:
+    """The lines ``after`` has that ``before`` did not."""
+    old = set((before or "").splitlines())
+    return [line for line in after.splitlines() if line not in old]
 
 
 def _kinds(vault: Vault, rel: str, text: str | None) -> set[str]:

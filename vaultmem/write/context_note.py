@@ -19,8 +19,11 @@ NEIGHBOURS = 30
 
 
 def context_path(vault: Vault, agent: str | None) -> str:
-    """Where an agent's context note lives (``_vaultmem/context/<agent>.md`` by default)."""
-    name = check_title(agent.rsplit("/", 1)[-1]) if agent else "Context"
+    """Where an agent's context note lives (``_vaultmem/context/<agent>.md`` by default; two
+    agents with one name are told apart by their folders: ``A - Helper``, ``B - Helper``)."""
+    title = agent.rsplit("/", 1)[-1] if agent else "Context"
+    twins = [n for n in vault.notes.values() if n.type == "agent" and n.title == title]
+    name = check_title(" - ".join(agent.split("/")[1:]) if agent and len(twins) > 1 else title)
     folder = vault.config.context_folder
     return f"{folder}/{name}.md" if folder else f"{name}.md"
 

@@ -135,6 +135,10 @@ def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
     """Record a decision; ``supersedes`` also marks the older decision superseded."""
     when = when or dt.datetime.now()
     old = vault.note(supersedes) if supersedes else None
+    if old is not None:
+        if old.type not in ("decision", "lesson"):
+            raise UsageError(f"--supersedes takes a decision; [[{old.id}]] is a {old.type}")
+        supersede(vault, old, "New", when=when.date(), dry_run=True)  # fails now, not halfway
     fields: dict[str, Value] = {"topic": topic, "status": status, "rationale": rationale,
                                 "date": when.date().isoformat()}
     if alternatives:

@@ -20,14 +20,16 @@ NUMBER = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)")
 
 
 def parse_value(text: str) -> Value:
-    """A CLI value as the property it stands for: numbers and true/false typed, else text.
+    """A CLI value as the property it stands for: numbers that read back exactly and
+    true/false are typed, anything else stays text (``007`` and ``+49...`` keep their form).
 
-    >>> parse_value("0.87"), parse_value("42"), parse_value("UTC+7"), parse_value("true")
-    (0.87, 42, 'UTC+7', True)
+    >>> parse_value("0.87"), parse_value("42"), parse_value("UTC+7"), parse_value("007")
+    (0.87, 42, 'UTC+7', '007')
     """
     stripped = text.strip()
     if NUMBER.fullmatch(stripped):
-        return float(stripped) if any(c in stripped for c in ".") else int(stripped)
+        number = float(stripped) if "." in stripped else int(stripped)
+        return number if str(number) == stripped else stripped
     if stripped.lower() in ("true", "false"):
         return stripped.lower() == "true"
     return stripped
@@ -63,7 +65,9 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
                 valid_from: str | None = None, when: dt.datetime | None = None,
                 dry_run: bool = False) -> WriteResult:
     """Set ``attribute`` of the ``entity`` note; the old value stays in ``## History``."""
-    guard(vault, value, where=f"fact {attribute}")
+    guard(vault, value, attribute, source, where=f"fact {attribute}")
+    if "\n" in value or "\r" in value:
+        raise UsageError("a fact value is one line; put longer text in the note's body")
     if not KEY.fullmatch(attribute) or attribute.lower() in HOUSEKEEPING:
         raise UsageError(f"{attribute!r} cannot be a fact attribute (use a simple name that is "
                          "not one of " + ", ".join(sorted(HOUSEKEEPING)) + ")")
@@ -78,20 +82,27 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
     def change(text: str | None) -> str | None:
         if text is None:
             raise UsageError(f"{note.path} disappeared; nothing was written")
-        data = frontmatter.parse(note.path, text).data
-        old, version = data.get(attribute), _version(data.get("version"))
+        data = frontmatter.parse(note.path, text.removeprefix("\ufeff")).data
+        key = own_key(data, attribute)
+        old, version = data.get(key), _version(data.get("version"))
         outcome.update(old=old, version=version + 1)
         if old is not None and same_value(old, new):
             return None
         history = _history(text, attribute, old, version, data, today)
         history.append(f"- v{version + 1} ({today}): {attribute} = {new}{extra}")
-        text = set_properties(text, {attribute: new, "version": version + 1,
+        text = set_properties(text, {key: new, "version": version + 1,
                                      "updated": today.isoformat()})
         return append_to_section(text, "History", history)
 
     result = apply(vault, note.path, change, action="updated", dry_run=dry_run,
                    check=lambda n: _check(n, attribute, new))
     return _report(result, attribute, outcome)
+
+
+def own_key(data: dict[str, object], attribute: str) -> str:
+    """The note's own spelling of ``attribute`` (``Timezone`` for ``timezone``), else itself."""
+    wanted = attribute.casefold()
+    return next((key for key in data if key.casefold() == wanted), attribute)
 
 
 def _version(value: object) -> int:
@@ -105,15 +116,17 @@ def _history(text: str, attribute: str, old: object, version: int, data: dict[st
     if old is None:
         return []
     recorded = f"{attribute} = {frontmatter.normalise(old)}"
-    if any(recorded in line for line in section_lines(text, "History")):
-        return []
+    latest = [line for line in section_lines(text, "History")
+              if line.split("): ", 1)[-1].split(" = ", 1)[0] == attribute]
+    if latest and latest[-1].split("): ", 1)[-1].split(" (", 1)[0] == recorded:
+        return []  # the value being replaced is already the last one recorded
     since = data.get("updated") or data.get("created")
     return [f"- v{version} ({since or f'until {today}'}): {recorded}"]
 
 
 def _check(note: Note, attribute: str, new: Value) -> str | None:
     """The written note must hold the new value."""
-    have = note.frontmatter.get(attribute)
+    have = note.frontmatter.get(own_key(note.frontmatter, attribute))
     return None if same_value(have, new) else f"{attribute} would read back as {have!r}"
 
 
@@ -143,8 +156,8 @@ def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
     def change(text: str | None) -> str | None:
         if text is None:
             raise UsageError(f"{note.path} disappeared; nothing was written")
-        data = frontmatter.parse(note.path, text).data
-        version, value = _version(data.get("version")), data.get(attribute)
+        data = frontmatter.parse(note.path, text.removeprefix("\ufeff")).data
+        version, value = _version(data.get("version")), data.get(own_key(data, attribute))
         line = f"- v{version} ({today}): {attribute} = {value} (kept over {over})"
         text = set_properties(text, {"updated": today.isoformat()})
         return append_to_section(text, "History", [line])

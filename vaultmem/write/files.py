@@ -27,6 +27,10 @@ class LockTimeout(VaultmemError):
     """Another writer held a note's lock for too long."""
 
 
+class OutsideVault(VaultmemError):
+    """A write would land outside the vault, in a hidden folder, or through a symlink."""
+
+
 class NotWritable(VaultmemError):
     """A note cannot be edited safely (not UTF-8, or not a regular file)."""
 
@@ -167,7 +171,7 @@ def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> 
     editor or sync saved it), the new content is read and ``change`` applied again; after
     several tries WriteConflict is raised and nothing is written.
     """
-    path = root / rel
+    path = inside(root, rel)
     with file_lock(root, rel):
         for _ in range(RETRIES):
             before = read_bytes(path)
@@ -184,6 +188,23 @@ def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> 
             return Change(path, text, after)
     raise WriteConflict(f"{rel} kept changing while vaultmem tried to write it; nothing was "
                         "written; try again")
+
+
+def inside(root: Path, rel: str) -> Path:
+    """``root / rel`` when it is a visible file of the vault; else OutsideVault.
+
+    No ``..``, no absolute path, no hidden folder, no symlink (replacing a link would
+    detach it from the note it points to).
+    """
+    parts = Path(rel).parts
+    path = root / rel
+    if Path(rel).is_absolute() or ".." in parts or any(p.startswith(".") for p in parts):
+        raise OutsideVault(f"{rel!r} is outside the vault's visible notes; vaultmem writes "
+                           "only below the vault folder (check the folders in your config)")
+    if path.is_symlink() or not path.resolve().is_relative_to(root.resolve()):
+        raise OutsideVault(f"{rel} is a symbolic link or leads outside the vault; vaultmem "
+                           "does not write through links; edit the note it points to")
+    return path
 
 
 def _store(path: Path, before: bytes | None, data: bytes) -> None:

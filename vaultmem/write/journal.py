@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from ..errors import UsageError
+from ..errors import UsageError, VaultmemError
 from ..model import Note
 from ..moment import format_moment
 from ..vault import Vault
@@ -16,6 +16,10 @@ from .sections import append_text, append_to_section, replace_section, section_l
 from .templates import render, template_text
 
 NOW_PATH = "NOW.md"
+
+
+class ItemNotFound(VaultmemError):
+    """The NOW board has no such item."""
 SECTIONS = {"task": "Current Task", "priorities": "Priorities", "blockers": "Blockers",
             "completions": "Today's Completions"}
 TITLE_MAX = 60
@@ -101,7 +105,7 @@ def _now_edit(action: str, text: str) -> Callable[[str], str]:
     if action == "block":
         return lambda board: append_to_section(board, SECTIONS["blockers"], [f"- {text}"])
     if action == "unblock":
-        return lambda board: _drop_item(board, SECTIONS["blockers"], text)
+        return lambda board: _drop_item(board, SECTIONS["blockers"], text, required=True)
     if action == "done":
         return lambda board: append_to_section(_drop_item(board, SECTIONS["priorities"], text),
                                                SECTIONS["completions"], [f"- [x] {text}"])
@@ -113,15 +117,17 @@ def _now_edit(action: str, text: str) -> Callable[[str], str]:
     raise UsageError(f"unknown NOW action {action!r}")
 
 
-def _drop_item(board: str, title: str, text: str) -> str:
+def _drop_item(board: str, title: str, text: str, *, required: bool = False) -> str:
     """The board without the list items of section ``title`` whose text is ``text``."""
     wanted = _item_key(text)
     keep = [line for line in section_lines(board, title) if _item_key(line) != wanted]
     if len(keep) == len(section_lines(board, title)):
+        if required:
+            raise ItemNotFound(f"no item {text!r} under ## {title} in NOW.md")
         return board
     return replace_section(board, title, keep)
 
 
 def _item_key(line: str) -> str:
     """A list item's text for matching: no bullet, checkbox or case."""
-    return re.sub(r"^\s*[-*+]\s+(\[.\]\s+)?", "", line).strip().casefold()
+    return re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+(\[.\]\s+)?", "", line).strip().casefold()

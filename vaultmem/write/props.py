@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from ..errors import UsageError
 from ..read.frontmatter import normalise
 
 KEY = re.compile(r"[A-Za-z_][\w.-]*")
@@ -66,7 +67,8 @@ def _property_lines(key: str, value: Value, nl: str) -> list[str]:
 
 def _key_span(lines: list[str], start: int, end: int, key: str) -> tuple[int, int] | None:
     """Lines [i, j) holding top-level ``key`` and its value, between the fences."""
-    pattern = re.compile(rf"""^(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*:""")
+    pattern = re.compile(rf"""^(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*:""",
+                         re.IGNORECASE)
     for index in range(start + 1, end):
         if pattern.match(lines[index]):
             last = index + 1
@@ -85,7 +87,8 @@ def set_property(text: str, key: str, value: Value) -> str:
     '---\\na: 1 # keep\\nb: y\\n---\\nbody'
     """
     if not KEY.fullmatch(key):
-        raise ValueError(f"{key!r} is not a simple property name")
+        raise UsageError(f"{key!r} is not a property name vaultmem writes (letters, digits, "
+                         "_ . -; starting with a letter)")
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = text[len(bom) :].splitlines(keepends=True)
     nl = newline_of(text)
@@ -100,7 +103,8 @@ def set_property(text: str, key: str, value: Value) -> str:
             lines[end - 1] += nl
         lines[end:end] = new
     else:
-        lines[found[0] : found[1]] = new
+        spelling = lines[found[0]].split(":", 1)[0].strip().strip("\"'")  # keep ``Timezone``
+        lines[found[0] : found[1]] = _property_lines(spelling, value, nl)
     return bom + "".join(lines)
 
 

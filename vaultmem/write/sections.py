@@ -15,10 +15,22 @@ from .props import newline_of
 NO_CONFIG = Config(root=Path("."))
 
 
-def _headings(text: str) -> list[tuple[int, int, str]]:
-    """(0-based line, level, text) of every heading in ``text``."""
+def _headings(text: str) -> list[tuple[int, int, str, int]]:
+    """(0-based line, level, text, first content line) of the note's own headings.
+
+    Headings inside block quotes or callouts are not sections; a setext heading (text over
+    ``---`` or ``===``) starts its content after the underline.
+    """
     note = parse_note("x.md", text.encode("utf-8"), NO_CONFIG)
-    return [(h.line - 1, h.level, h.text) for h in note.headings]
+    lines = text.splitlines()
+    found = []
+    for heading in note.headings:
+        line = heading.line - 1
+        if lines[line].lstrip().startswith(">"):
+            continue
+        underline = line + 1 < len(lines) and set(lines[line + 1].strip()) in ({"-"}, {"="})
+        found.append((line, heading.level, heading.text, line + 1 + underline))
+    return found
 
 
 def section_span(text: str, title: str, level: int = 2) -> tuple[int, int] | None:
@@ -28,10 +40,10 @@ def section_span(text: str, title: str, level: int = 2) -> tuple[int, int] | Non
     """
     heads = _headings(text)
     total = len(text.splitlines())
-    for index, (line, lvl, name) in enumerate(heads):
+    for index, (_, lvl, name, content) in enumerate(heads):
         if lvl == level and name.strip().lower() == title.strip().lower():
             after = [h[0] for h in heads[index + 1 :] if h[1] <= level]
-            return line + 1, after[0] if after else total
+            return content, after[0] if after else total
     return None
 
 
