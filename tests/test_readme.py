@@ -13,7 +13,8 @@ from vaultmem.cli import cli
 
 from .conftest import ROOT
 
-READ_ONLY = {"scan", "show", "lint", "context", "search", "related", "index", "conflicts", "kpi"}
+READ_ONLY = {"scan", "show", "lint", "context", "search", "related", "index", "conflicts", "kpi",
+             "stale"}
 BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 
 

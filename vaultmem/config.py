@@ -25,7 +25,7 @@ DEFAULT_FOLDERS: dict[str, str] = {
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
-             "secrets"}
+             "secrets", "stale_days", "unreferenced_days", "trash_days"}
 
 
 @dataclass
@@ -44,6 +44,9 @@ class Config:
     template_date_format: str = "YYYY-MM-DD"
     template_time_format: str = "HH:mm"
     secret_patterns: dict[str, str] = field(default_factory=dict)
+    stale_days: int = 90
+    unreferenced_days: int = 30
+    trash_days: int = 30
     context_folder: str = "_vaultmem/context"
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
 
@@ -145,6 +148,11 @@ def _apply_toml(config: Config, path: Path) -> None:
             setattr(config, key, _folder(data[key]))
     if "daily_format" in data:
         config.daily_format = str(data["daily_format"])
+    for key in ("stale_days", "unreferenced_days", "trash_days"):
+        if key in data:
+            if not isinstance(data[key], int) or data[key] < 1:
+                raise ConfigError(f"{path}: {key} must be a whole number of days (1 or more)")
+            setattr(config, key, data[key])
     secrets = data.get("secrets", {})
     if not isinstance(secrets, dict) or not all(isinstance(v, str) for v in secrets.values()):
         raise ConfigError(f'{path}: [secrets] must be a table of name = "regex"')

@@ -131,6 +131,11 @@ class Vault:
         for cached in ("index", "graph", "search_index", "facts"):
             self.__dict__.pop(cached, None)
 
+    def refresh_all(self) -> None:
+        """Forget everything read (after files moved); the next use scans again."""
+        for cached in ("index", "graph", "search_index", "facts"):
+            self.__dict__.pop(cached, None)
+
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
         """(source id, link) for every link from another note to ``note_id``, in order."""
         return [

@@ -57,6 +57,7 @@ COMMANDS = {
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",
     "conflicts": "curate", "resolve": "curate", "kpi": "curate",
+    "stale": "life", "archive": "life", "forget": "life", "restore": "life", "trash": "life",
 }
 
 

@@ -74,6 +74,7 @@ class Index:
     listing_problems: list[Problem] = field(default_factory=list)
     resolver: Resolver = field(default_factory=lambda: Resolver([], []))
     stats: ScanStats = field(default_factory=ScanStats)
+    generated: dict[str, Entry] = field(default_factory=dict)  # vaultmem's own notes, by id
 
     def entries(self) -> dict[str, Entry]:
         """The cache entries of the source notes, by vault path."""
@@ -100,16 +101,17 @@ def scan(config: Config, cache: Cache | None = None, progress: Progress | None =
     if cache and (todo or removed):
         cache.save(entries, [info.path for info in todo] + sorted(removed))
     other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
-    sources_by_id = {}
+    sources_by_id, generated = {}, {}
     for path, entry in entries.items():
         if entry[2] & GENERATED:
             other[path[:-3]] = "generated"
+            generated[path[:-3]] = entry
         else:
             sources_by_id[path[:-3]] = entry
     resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
     stats.seconds = time.perf_counter() - started
     return Index(Notes(sources_by_id, resolver), cache, dict(sorted(other.items())),
-                 listing.attachments, listing.problems, resolver, stats)
+                 listing.attachments, listing.problems, resolver, stats, generated)
 
 
 def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInfo]]:

@@ -207,6 +207,31 @@ def inside(root: Path, rel: str) -> Path:
     return path
 
 
+def move(root: Path, source: str, target: str) -> None:
+    """Move vault file ``source`` to ``target`` (both vault-relative; ``target`` may be in
+    ``.trash/``), never over an existing file, under the source's lock."""
+    src, dst = root / source, root / target
+    for rel in (source, target):
+        parts = Path(rel).parts
+        if Path(rel).is_absolute() or ".." in parts:
+            raise OutsideVault(f"{rel!r} is outside the vault")
+    with file_lock(root, source):
+        if src.is_symlink() or not src.is_file():
+            raise NotWritable(f"{source} is not a regular note file; nothing was moved")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.link(src, dst)  # fails if the target exists: nothing is ever replaced
+        os.unlink(src)
+        _fsync_dir(dst.parent)
+        _fsync_dir(src.parent)
+
+
+def remove(root: Path, rel: str) -> None:
+    """Delete a file of the vault's ``.trash/`` (only there: vaultmem never deletes a note)."""
+    if Path(rel).parts[:1] != (".trash",) or ".." in Path(rel).parts:
+        raise OutsideVault(f"{rel!r} is not in .trash/; vaultmem deletes nothing else")
+    (root / rel).unlink(missing_ok=True)
+
+
 def _store(path: Path, before: bytes | None, data: bytes) -> None:
     """Create or atomically replace, keeping the file's permission bits."""
     if before is None:

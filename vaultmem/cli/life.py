@@ -1,0 +1,103 @@
+"""Lifecycle commands: stale, archive, forget, restore, trash."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import click
+
+from ..vault import Vault
+from . import cli, emit, json_option, with_vault
+from .write import report, write_options
+
+
+@cli.command("stale")
+@json_option
+@with_vault
+def stale_command(vault: Vault, as_json: bool) -> None:
+    """List entries not updated for 90 days and not referenced for 30, or past their expiry.
+
+    The day counts are `stale_days` and `unreferenced_days` in .vaultmem/config.toml.
+    References are links from recent daily notes, NOW.md, MEMORY.md and context notes.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault stale
+    """
+    from ..curate.lifecycle import stale
+
+    rows = stale(vault)
+    emit({"stale": [r.to_dict() for r in rows]},
+         lambda _: "\n".join(f"[[{r.id}]]: {r.reason}" for r in rows) or "Nothing is stale.",
+         as_json)
+
+
+@cli.command("archive")
+@click.argument("note")
+@write_options
+@with_vault
+def archive_command(vault: Vault, note: str, dry_run: bool, as_json: bool,
+                    when: dt.datetime) -> None:
+    """Mark a note `status: archived`; it stays where it is, so links keep working.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault archive "Use Tesseract for OCR"
+    """
+    from ..curate.lifecycle import archive
+
+    report([archive(vault, note, when=when, dry_run=dry_run)], as_json)
+
+
+@cli.command("forget")
+@click.argument("note")
+@click.option("--force", is_flag=True, help="Forget it even though other notes link to it.")
+@json_option
+@with_vault
+def forget_command(vault: Vault, note: str, force: bool, as_json: bool) -> None:
+    """Move a note to the vault's .trash/ (Obsidian's trash), recording where it came from.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault forget "Facts/DataFlow - free beta" --force
+    """
+    from ..curate.lifecycle import forget
+
+    moved = forget(vault, note, force=force)
+    emit({"moved": moved}, lambda _: f"moved to {moved}", as_json)
+
+
+@cli.command("restore")
+@click.argument("note")
+@json_option
+@with_vault
+def restore_command(vault: Vault, note: str, as_json: bool) -> None:
+    """Put a forgotten note back where it was.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault restore "DataFlow - free beta"
+    """
+    from ..curate.lifecycle import restore
+
+    origin = restore(vault, note)
+    emit({"restored": origin}, lambda _: f"restored {origin}", as_json)
+
+
+@cli.command("trash")
+@click.option("--purge", is_flag=True, help="Delete what is older than the retention (30 days).")
+@json_option
+@with_vault
+def trash_command(vault: Vault, purge: bool, as_json: bool) -> None:
+    """List the notes in the trash; --purge deletes those past the retention (`trash_days`).
+
+    \b
+    Example:
+      vaultmem --vault sample_vault trash
+    """
+    from ..curate.lifecycle import trash
+
+    rows = trash(vault, purge=purge)
+    emit({"trash": rows}, lambda _: "\n".join(
+        f"{r['deleted']}  {r['name']}  (from {r['from']})" + ("  purged" if r["purged"] else "")
+        for r in rows) or "The trash is empty.", as_json)

@@ -1,0 +1,182 @@
+"""The life of an entry: active, stale, archived, in the trash, purged after the retention."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError, VaultmemError
+from ..model import Json, Note
+from ..read.record import decode
+from ..vault import Vault
+from ..write.apply import WriteResult, apply
+from ..write.entries import history_line
+from ..write.files import atomic_write, move, remove
+from ..write.props import set_properties
+from ..write.sections import append_to_section
+
+# Plain notes (meetings, hubs) are records of their day, not memory that goes out of date.
+ENTRY_TYPES = {"person", "project", "decision", "lesson", "fact", "kpi"}
+TRASH = ".trash"
+MANIFEST = f"{TRASH}/.vaultmem-trash.json"
+
+
+class StillLinked(VaultmemError):
+    """Other notes link to the note to forget; --force forgets it anyway."""
+
+
+class NotInTrash(VaultmemError):
+    """The trash holds no note by that name."""
+
+
+@dataclass
+class Stale:
+    """An entry that looks out of date, and why."""
+
+    id: str
+    reason: str
+    updated: str
+
+    def to_dict(self) -> Json:
+        """JSON-ready data."""
+        return asdict(self)
+
+
+def _updated(note: Note) -> str:
+    """When the entry last changed: its ``updated`` property, else the file's mtime."""
+    value = note.frontmatter.get("updated")
+    if isinstance(value, str) and value[:4].isdigit():
+        return value[:10]
+    return dt.datetime.fromtimestamp(note.mtime_ns / 1e9).date().isoformat()
+
+
+def referenced(vault: Vault, today: dt.date, days: int) -> set[str]:
+    """Notes linked from daily notes of the last ``days`` days, NOW, MEMORY or context notes."""
+    since = (today - dt.timedelta(days=days)).isoformat()
+    citers = [vault.notes[i] for i in ("NOW", "MEMORY") if i in vault.notes]
+    citers += [n for n in vault.notes.values() if n.type == "daily" and (n.date or "") >= since]
+    citers += [decode(entry) for entry in vault.index.generated.values()]
+    found = set()
+    for note in citers:
+        for link in note.links:
+            found.add(link.resolved or "")
+            if link.resolved is None:  # generated notes are not resolved on decode
+                found.add(vault.index.resolver.resolve(link.target, note.id)[0] or "")
+    return found
+
+
+def stale(vault: Vault, *, today: dt.date | None = None) -> list[Stale]:
+    """Entries not updated for ``stale_days`` and not referenced for ``unreferenced_days``, and
+    entries whose ``expires`` / ``valid_until`` date has passed."""
+    today = today or dt.date.today()
+    cutoff = (today - dt.timedelta(days=vault.config.stale_days)).isoformat()
+    recent = referenced(vault, today, vault.config.unreferenced_days)
+    found = []
+    for note in vault.notes.values():
+        if note.type not in ENTRY_TYPES or note.frontmatter.get("status") == "archived":
+            continue
+        ends = next((str(note.frontmatter[k])[:10] for k in ("expires", "valid_until")
+                     if note.frontmatter.get(k)), "")
+        updated = _updated(note)
+        if ends and ends < today.isoformat():
+            found.append(Stale(note.id, f"expired on {ends}", updated))
+        elif updated < cutoff and note.id not in recent:
+            found.append(Stale(note.id, f"not updated since {updated} and not referenced "
+                                        f"in the last {vault.config.unreferenced_days} days",
+                               updated))
+    return found
+
+
+def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
+            dry_run: bool = False) -> WriteResult:
+    """Set ``status: archived`` (the note stays where it is, so links keep working)."""
+    note = vault.note(name)
+    day = (when or dt.datetime.now()).date()
+
+    def change(text: str | None) -> str | None:
+        if text is None:
+            raise UsageError(f"{note.path} disappeared; nothing was written")
+        text = set_properties(text, {"status": "archived"})
+        return append_to_section(text, "History", [history_line(day, "archived")])
+
+    return apply(vault, note.path, change, action="updated", dry_run=dry_run)
+
+
+def _manifest(vault: Vault) -> dict[str, Any]:
+    """The trash record: trash file name -> where it came from and when."""
+    path = vault.root / MANIFEST
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+    except (FileNotFoundError, ValueError):
+        return {}
+
+
+def _save_manifest(vault: Vault, data: dict[str, Any]) -> None:
+    """Store the trash record atomically."""
+    (vault.root / TRASH).mkdir(exist_ok=True)
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    atomic_write(vault.root / MANIFEST, text.encode("utf-8"))
+
+
+def forget(vault: Vault, name: str, *, force: bool = False,
+           when: dt.datetime | None = None) -> str:
+    """Move a note to the vault's ``.trash/`` (Obsidian's own), recording where it came from."""
+    note = vault.note(name)
+    linking = sorted({source for source, _ in vault.backlinks(note.id)})
+    if linking and not force:
+        raise StillLinked(f"{len(linking)} note(s) link to [[{note.id}]] (" +
+                          ", ".join(f"[[{i}]]" for i in linking[:5]) + "); forgetting it breaks "
+                          "those links; add --force to forget it anyway")
+    records = _manifest(vault)
+    stem, number = Path(note.path).stem, 1
+    trash_name = f"{stem}.md"
+    while trash_name in records or (vault.root / TRASH / trash_name).exists():
+        number += 1
+        trash_name = f"{stem} {number}.md"
+    move(vault.root, note.path, f"{TRASH}/{trash_name}")
+    records[trash_name] = {"from": note.path,
+                           "deleted": (when or dt.datetime.now()).date().isoformat()}
+    _save_manifest(vault, records)
+    vault.refresh_all()
+    return f"{TRASH}/{trash_name}"
+
+
+def restore(vault: Vault, name: str) -> str:
+    """Put a forgotten note back where it was."""
+    records = _manifest(vault)
+    wanted = name.removesuffix(".md").casefold()
+    match = next((k for k, v in sorted(records.items())
+                  if wanted in (k.removesuffix(".md").casefold(),
+                                v["from"].removesuffix(".md").casefold(),
+                                Path(v["from"]).stem.casefold())), None)
+    if match is None:
+        raise NotInTrash(f"no note {name!r} in {TRASH}/; `vaultmem trash` lists what is there")
+    origin = str(records[match]["from"])
+    if (vault.root / origin).exists():
+        raise UsageError(f"{origin} exists again; move or rename it before restoring")
+    move(vault.root, f"{TRASH}/{match}", origin)
+    del records[match]
+    _save_manifest(vault, records)
+    vault.refresh_all()
+    return origin
+
+
+def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None) -> list[Json]:
+    """What the trash holds (oldest first); ``purge`` deletes what is past the retention."""
+    today = today or dt.date.today()
+    records = _manifest(vault)
+    limit = (today - dt.timedelta(days=vault.config.trash_days)).isoformat()
+    rows = [{"name": k, "from": v["from"], "deleted": v["deleted"],
+             "purged": purge and v["deleted"] < limit}
+            for k, v in sorted(records.items(), key=lambda kv: (kv[1]["deleted"], kv[0]))]
+    if purge:
+        for row in rows:
+            if row["purged"]:
+                remove(vault.root, f"{TRASH}/{row['name']}")
+                del records[row["name"]]
+        _save_manifest(vault, records)
+    return rows
