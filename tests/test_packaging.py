@@ -1,0 +1,15 @@
+"""A regular (non-editable) install ships every subpackage and the templates."""
+
+from __future__ import annotations
+
+import tomllib
+
+from .conftest import ROOT
+
+
+def test_every_subpackage_is_listed_in_pyproject() -> None:
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    on_disk = {"vaultmem"} | {f"vaultmem.{p.parent.name}"
+                              for p in (ROOT / "vaultmem").glob("*/__init__.py")}
+    assert on_disk | {"vaultmem.templates"} == listed
