@@ -25,7 +25,7 @@ DEFAULT_FOLDERS: dict[str, str] = {
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
-             "secrets", "stale_days", "unreferenced_days", "trash_days"}
+             "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers"}
 
 
 @dataclass
@@ -44,6 +44,7 @@ class Config:
     template_date_format: str = "YYYY-MM-DD"
     template_time_format: str = "HH:mm"
     secret_patterns: dict[str, str] = field(default_factory=dict)
+    triggers: dict[str, list[str]] = field(default_factory=dict)  # capture's phrases, replaced
     stale_days: int = 90
     unreferenced_days: int = 30
     trash_days: int = 30
@@ -157,3 +158,8 @@ def _apply_toml(config: Config, path: Path) -> None:
     if not isinstance(secrets, dict) or not all(isinstance(v, str) for v in secrets.values()):
         raise ConfigError(f'{path}: [secrets] must be a table of name = "regex"')
     config.secret_patterns = dict(secrets)
+    triggers = data.get("triggers", {})
+    if not isinstance(triggers, dict) or not all(
+            isinstance(v, list) and all(isinstance(p, str) for p in v) for v in triggers.values()):
+        raise ConfigError(f'{path}: [triggers] must be a table of category = ["phrase", ...]')
+    config.triggers = {str(k): list(v) for k, v in triggers.items()}

@@ -46,10 +46,10 @@ def when_of(date: str | None, time: str | None) -> dt.datetime:
 
 def report(results: Sequence[WriteResult], as_json: bool) -> None:
     """Print what was written (or would be, with a diff)."""
-    emit({"results": [r.to_dict() for r in results]}, lambda _: _text(results), as_json)
+    emit({"results": [r.to_dict() for r in results]}, lambda _: results_text(results), as_json)
 
 
-def _text(results: Sequence[WriteResult]) -> str:
+def results_text(results: Sequence[WriteResult]) -> str:
     """One line per write, its messages, and any diff."""
     rows = []
     for result in results:

@@ -1,0 +1,65 @@
+"""The learning loop's commands: learn, capture."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import click
+
+from ..vault import Vault
+from . import cli, emit, with_vault
+from .write import report, results_text, write_options
+
+
+@cli.command("learn")
+@click.argument("kind", type=click.Choice(["correction", "error", "request"]))
+@click.argument("text")
+@click.option("--pattern-key", required=True, help="What groups recurring entries (ocr.deskew).")
+@click.option("--context", help="What was going on.")
+@click.option("--action", help="What to do next time (the rule when promoted).")
+@click.option("--agent", help="The agent whose lesson a promotion goes to.")
+@click.option("--area", help="Promote into Lessons/AREA.md instead.")
+@write_options
+@with_vault
+def learn_command(vault: Vault, kind: str, text: str, pattern_key: str, context: str | None,
+                  action: str | None, agent: str | None, area: str | None, dry_run: bool,
+                  as_json: bool, when: dt.datetime) -> None:
+    """Log a correction, error or request in Learnings/; the 3rd entry of a key becomes a rule.
+
+    The entry goes to LEARNINGS.md, ERRORS.md or FEATURE_REQUESTS.md with its Pattern-Key and
+    Count; when the key reaches 3, the rule and its sources go into the agent's lesson of that
+    key (or a lesson of that key, or Lessons/AREA.md) and the entries are marked promoted.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault learn correction "Check the currency symbol" \\
+        --pattern-key ocr.currency-symbol --agent Rafael
+    """
+    from ..curate.learn import learn
+
+    report(learn(vault, kind, text, pattern_key=pattern_key, context=context, action=action,
+                 agent=agent, area=area, when=when, dry_run=dry_run), as_json)
+
+
+@cli.command("capture")
+@click.argument("message")
+@click.option("--pattern-key", help="Group this correction or request with others of this key.")
+@write_options
+@with_vault
+def capture_command(vault: Vault, message: str, pattern_key: str | None, dry_run: bool,
+                    as_json: bool, when: dt.datetime) -> None:
+    """Record a user's message where it belongs, by its trigger phrases.
+
+    Corrections ("that's wrong", "不对") and requests ("can you", "我想要") become learning
+    entries, preferences ("I prefer", "下次请") go under ## Preferences in MEMORY.md, anything
+    else into today's daily note. The phrases are [triggers] in .vaultmem/config.toml.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault capture "That's wrong, the total is 1249.50"
+    """
+    from ..curate.capture import capture
+
+    got = capture(vault, message, pattern_key=pattern_key, when=when, dry_run=dry_run)
+    emit({"kind": got.kind, "summary": got.summary, "results": [r.to_dict() for r in got.results]},
+         lambda _: f"{got.summary}\n{results_text(got.results)}", as_json)

@@ -1,0 +1,248 @@
+"""The learning loop: log corrections, errors and requests; promote a key seen three times."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import NoteNotFound, UsageError
+from ..names import check_title
+from ..read.parse import parse_note
+from ..vault import Vault
+from ..write.apply import WriteResult, apply, guard
+from ..write.entries import link_to, new_note
+from ..write.journal import entry_title
+from ..write.props import Value, newline_of, set_properties
+from ..write.sections import NO_CONFIG, append_text, append_to_section, section_lines
+
+KINDS = {"correction": ("LEARNINGS", "LRN"), "error": ("ERRORS", "ERR"),
+         "request": ("FEATURE_REQUESTS", "FEAT")}
+PROMOTE_AT = 3
+ENTRY = re.compile(r"##\s+\[([A-Z]+)-(\d{8})-(\d+)\]")
+FIELD = re.compile(r"\*\*([\w-]+)\*\*:\s*(.*)")
+PATTERN_KEY = re.compile(r"[A-Za-z0-9][\w.-]*")
+HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)", re.MULTILINE)
+
+
+@dataclass
+class Entry:
+    """One raw entry of a learnings file: its id, heading line and ``**Field**: value`` lines."""
+
+    id: str
+    start: int
+    fields: dict[str, tuple[int, str]] = field(default_factory=dict)  # name: (line, value)
+
+    def value(self, name: str) -> str:
+        """A field's value, or ``""``."""
+        return self.fields.get(name, (0, ""))[1].strip()
+
+
+@dataclass
+class Logged:
+    """What one ``learn`` call recorded (or would record), and where a promotion goes."""
+
+    key: str
+    rel: str
+    lesson: str  # id of the lesson note a promotion goes to
+    agent: str | None = None
+    id: str = ""
+    count: int = 0
+    sources: list[str] = field(default_factory=list)  # entry ids of the key, the new one last
+    first: str = ""  # the key's first Logged date
+    link: str | None = None  # the Promoted-To link, when the key is promoted
+    again: bool = False  # the key had been promoted before
+
+
+def entries_of(text: str) -> list[Entry]:
+    """The ``## [ID] title`` entries of a learnings file (headings in code blocks are not)."""
+    lines = text.splitlines()
+    heads = [h.line - 1 for h in parse_note("x.md", text.encode("utf-8"), NO_CONFIG).headings
+             if h.level <= 2]
+    found = []
+    for start, end in zip(heads, [*heads[1:], len(lines)], strict=False):
+        match = ENTRY.match(lines[start].strip())
+        if match is None:
+            continue
+        found.append(Entry("-".join(match.groups()), start))
+        for line in range(start + 1, end):
+            got = FIELD.fullmatch(lines[line].strip())
+            if got is None:
+                break
+            found[-1].fields[got.group(1)] = (line, got.group(2))
+    return found
+
+
+def _of_key(entries: list[Entry], key: str) -> list[Entry]:
+    return [e for e in entries if e.value("Pattern-Key").casefold() == key.casefold()]
+
+
+def _set_fields(text: str, entries: list[Entry], values: dict[str, str]) -> str:
+    """These field values in each entry (missing ones added; a ``Promoted-To`` is kept)."""
+    lines, nl = text.splitlines(keepends=True), newline_of(text)
+    for entry in reversed(entries):
+        for name, value in values.items():
+            if name in entry.fields and name != "Promoted-To":
+                line = entry.fields[name][0]
+                lines[line] = f"**{name}**: {value}" + lines[line][len(lines[line].rstrip()):]
+        added = [f"**{k}**: {v}{nl}" for k, v in values.items() if k not in entry.fields]
+        at = max([entry.start, *(line for line, _ in entry.fields.values())]) + 1
+        if added and not lines[at - 1].endswith(("\n", "\r")):
+            lines[at - 1] += nl
+        lines[at:at] = added
+    return "".join(lines)
+
+
+def _block(logged: Logged, kind: str, text: str, context: str | None, action: str | None,
+           day: str) -> str:
+    """The Markdown of a new entry; an error's or request's full text goes into its context
+    when the title had to cut it."""
+    title = entry_title(text)
+    full = None if kind == "correction" or title == text.strip() else text.strip()
+    parts = [("Context", "\n\n".join(t.strip() for t in (full, context) if t and t.strip())),
+             ("Learning", text.strip() if kind == "correction" else ""), ("Action", action)]
+    head = [f"## [{logged.id}] {title}", f"**Pattern-Key**: {logged.key}",
+            f"**Count**: {logged.count}", f"**Status**: {'promoted' if logged.link else 'pending'}",
+            f"**Logged**: {day}", *([f"**Promoted-To**: {logged.link}"] if logged.link else [])]
+    body = [f"### {name}\n{part.strip()}" for name, part in parts if part and part.strip()]
+    return "\n\n".join(["\n".join(head), *body]) + "\n"
+
+
+def _target(vault: Vault, key: str, agent: str | None, area: str | None,
+            prior: list[Entry]) -> tuple[str, str | None]:
+    """(lesson id, agent id) a promotion of ``key`` goes to: the agent's lesson of that key,
+    else any lesson of that key, else the one it was promoted to before, else
+    ``Lessons/<area>``."""
+    folder = vault.config.folders.get("lesson", "Lessons")
+    if agent:
+        who = vault.note(agent)
+        mine = [n.id for n in vault.notes.values() if n.type == "lesson"
+                and str(n.frontmatter.get("pattern_key") or "").casefold() == key.casefold()
+                and any(link.key == "agent" and link.resolved == who.id for link in n.links)]
+        words = " ".join(w[:1].upper() + w[1:] for w in re.split(r"[._\s-]+", key) if w)
+        new = f"{folder}/{check_title(f'{who.title} - {words}')}".removeprefix("/")
+        return (mine or [new])[0], who.id
+    same = sorted(n.id for n in vault.notes.values() if n.type == "lesson"
+                  and str(n.frontmatter.get("pattern_key") or "").casefold() == key.casefold())
+    if same and not area:
+        return same[0], None
+    for entry in [] if area else prior:
+        try:
+            return vault.note(entry.value("Promoted-To").strip("[]").split("|")[0]).id, None
+        except NoteNotFound:
+            continue
+    return f"{folder}/{check_title(area or key.split('.')[0])}".removeprefix("/"), None
+
+
+def _lesson_change(count: int | None, rule: str | None,
+                   sources: list[str]) -> Callable[[str | None], str]:
+    """Confirm a lesson: its status, count (unless None), the rule and sources (none twice)."""
+
+    def change(old: str | None) -> str:
+        if old is None:
+            raise UsageError("the lesson note disappeared; the learning entry is written")
+        text = set_properties(old, {"status": "confirmed", **({"count": count} if count else {})})
+        if rule and rule not in section_lines(text, "Rule"):
+            text = append_to_section(text, "Rule", [rule])
+        new = [s for s in sources if s not in section_lines(text, "Sources")]
+        return append_to_section(text, "Sources", new) if new else text
+
+    return change
+
+
+def _promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
+             dry_run: bool) -> WriteResult:
+    """Add the confirmed rule and the sources to the lesson note, creating it when it is
+    missing; a key promoted before only adds sources, and only a lesson of this key counts."""
+    source, note = logged.rel[:-3], vault.notes.get(logged.lesson)
+    sources = [f"- {i} ({link_to(vault, logged.lesson, source)})" for i in logged.sources]
+    own = str((note.frontmatter if note else {}).get("pattern_key") or logged.key)
+    change = _lesson_change(logged.count if own.casefold() == logged.key.casefold() else None,
+                            None if logged.again and note else "- " + " ".join(rule.split()),
+                            sources)
+    if note is not None:
+        return apply(vault, note.path, change, action="updated", dry_run=dry_run)
+    fields: dict[str, Value] = {"pattern_key": logged.key, "count": logged.count,
+                                "status": "confirmed", "first_seen": logged.first}
+    made = new_note(vault, "lesson", logged.lesson.rsplit("/", 1)[-1], fields=fields,
+                    links={"agent": [logged.agent] if logged.agent else [], "source": [source]},
+                    when=when, dry_run=dry_run)
+    if dry_run:
+        made.messages.append(f"would add the rule and {len(sources)} sources")
+    else:
+        made.messages += apply(vault, made.path, change, action="updated").messages
+    return made
+
+
+def _check_input(vault: Vault, kind: str, text: str, key: str, *more: str | None) -> None:
+    """Refuse bad input (UsageError) and secrets (SecretRefused) before anything is written."""
+    if kind not in KINDS:
+        raise UsageError(f"unknown learning kind {kind!r}; use {', '.join(KINDS)}")
+    if not text.strip():
+        raise UsageError("nothing to learn: the text is empty")
+    if not PATTERN_KEY.fullmatch(key):
+        raise UsageError(f"pattern key {key!r} must be one word like ocr.deskew")
+    if any(HEADING.search(t) for t in (text, *more) if t):
+        raise UsageError("entry texts cannot hold Markdown headings (lines starting with #)")
+    guard(vault, text, key, *more, where="learning entry")
+
+
+def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
+                texts: tuple[str, str | None, str | None]) -> Callable[[str | None], str]:
+    """Append the entry; update the key's counts (and statuses, once promoted) in the file."""
+    (stem, prefix), day = KINDS[kind], when.date().isoformat()
+    shown = logged.lesson if logged.lesson in vault.notes else logged.lesson.rsplit("/", 1)[-1]
+
+    def change(old: str | None) -> str:
+        base = old if old is not None else f"---\ntype: learning\n---\n# {stem}\n"
+        entries = entries_of(base)
+        prior = _of_key(entries, logged.key)
+        taken = [int(e.id.rsplit("-", 1)[1]) for e in entries
+                 if e.id.startswith(f"{prefix}-{when:%Y%m%d}-")]
+        logged.id = f"{prefix}-{when:%Y%m%d}-{max(taken, default=0) + 1:03d}"
+        counts = [int(c) if c.isdigit() else 1 for c in (e.value("Count") for e in prior)]
+        logged.count = max([len(prior), *counts]) + 1
+        logged.sources = [*(e.id for e in prior), logged.id]
+        logged.first = min([day, *(e.value("Logged") for e in prior if e.value("Logged"))])
+        logged.again = any(e.value("Status") == "promoted" for e in prior)
+        logged.link = link_to(vault, logged.rel[:-3], shown) if logged.count >= PROMOTE_AT \
+            else None
+        update = {"Count": str(logged.count)}
+        update |= {"Status": "promoted", "Promoted-To": logged.link} if logged.link else {}
+        return append_text(_set_fields(base, prior, update), _block(logged, kind, *texts, day))
+
+    return change
+
+
+def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
+                 context: str | None = None, action: str | None = None, area: str | None = None,
+                 agent: str | None = None, when: dt.datetime | None = None,
+                 dry_run: bool = False) -> tuple[list[WriteResult], Logged]:
+    """``learn``, also returning what was logged (for ``capture``)."""
+    _check_input(vault, kind, text, pattern_key, context, action, area, agent)
+    when = when or dt.datetime.now()
+    rel = f"{vault.config.folders.get('learning', 'Learnings')}/{KINDS[kind][0]}.md"
+    rel = rel.removeprefix("/")
+    now = vault.note_text(rel[:-3]) if rel[:-3] in vault.notes else None
+    prior = _of_key(entries_of(now or ""), pattern_key)
+    logged = Logged(pattern_key, rel, *_target(vault, pattern_key, agent, area, prior))
+    change = _log_change(vault, logged, kind, when, (text, context, action))
+    rule = text if kind == "correction" else action or text
+    change(now)  # the plan: a lesson that cannot be written fails before anything is written
+    if logged.link and not dry_run:
+        _promote(vault, logged, rule, when, dry_run=True)
+    result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run)
+    result.messages.append(f"{logged.id}: {pattern_key}, count {logged.count}")
+    if logged.link is None:
+        return [result], logged
+    result.messages.append(f"{pattern_key} promoted to {logged.link}")
+    return [result, _promote(vault, logged, rule, when, dry_run)], logged
+
+
+def learn(vault: Vault, kind: str, text: str, *, pattern_key: str, context: str | None = None,
+          action: str | None = None, area: str | None = None, agent: str | None = None,
+          when: dt.datetime | None = None, dry_run: bool = False) -> list[WriteResult]:
+    """Log a correction, error or request; a pattern key seen 3 times becomes a lesson rule."""
+    return log_learning(vault, kind, text, pattern_key=pattern_key, context=context, action=action,
+                  area=area, agent=agent, when=when, dry_run=dry_run)[0]
