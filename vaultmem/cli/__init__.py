@@ -58,7 +58,7 @@ COMMANDS = {
     "lesson": "write", "write": "write", "read": "write",
     "conflicts": "curate", "resolve": "curate", "kpi": "curate",
     "stale": "life", "archive": "life", "forget": "life", "restore": "life", "trash": "life",
-    "learn": "learning", "capture": "learning",
+    "learn": "learning", "capture": "learning", "reflect": "learning",
 }
 
 

@@ -1,13 +1,17 @@
-"""The learning loop's commands: learn, capture."""
+"""The learning loop's commands: learn, capture, and the nightly reflect."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 import click
 
 from ..vault import Vault
-from . import cli, emit, with_vault
+
+if TYPE_CHECKING:
+    from ..curate.reflect import Reflection
+from . import cli, emit, json_option, with_vault
 from .write import report, results_text, write_options
 
 
@@ -63,3 +67,35 @@ def capture_command(vault: Vault, message: str, pattern_key: str | None, dry_run
     got = capture(vault, message, pattern_key=pattern_key, when=when, dry_run=dry_run)
     emit({"kind": got.kind, "summary": got.summary, "results": [r.to_dict() for r in got.results]},
          lambda _: f"{got.summary}\n{results_text(got.results)}", as_json)
+
+
+@cli.command("reflect")
+@click.option("--days", type=click.IntRange(min=1), default=7, show_default=True,
+              help="How many days of daily notes count as recent.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@json_option
+@with_vault
+def reflect_command(vault: Vault, days: int, dry_run: bool, as_json: bool) -> None:
+    """The nightly maintenance; safe from cron, and a second run changes nothing.
+
+    Promotes learning keys seen 3 times, logs an earlier day's NOW completions in that day's
+    note and clears them, lists stale entries in _vaultmem/Stale.md, rewrites the memory index
+    and _vaultmem/Conflicts.md where they changed, and warns when MEMORY.md passes 30 lines.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault reflect --dry-run
+    """
+    from ..curate.reflect import reflect
+
+    got = reflect(vault, days=days, dry_run=dry_run)
+    emit(got.to_dict(), lambda _: _reflection_text(got, days), as_json)
+
+
+def _reflection_text(got: Reflection, days: int) -> str:
+    """What changed, the warnings, and a one-line summary."""
+    rows = [f"{r.action} {r.path}" + "".join(f"\n  {m}" for m in r.messages)
+            for r in got.changed]
+    rows += [f"warning: {w}" for w in got.warnings]
+    return "\n".join([*rows, f"{len(got.changed)} change(s); {got.daily_entries} daily "
+                               f"entries in the last {days} days."])

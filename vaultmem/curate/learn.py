@@ -74,11 +74,12 @@ def entries_of(text: str) -> list[Entry]:
     return found
 
 
-def _of_key(entries: list[Entry], key: str) -> list[Entry]:
+def of_key(entries: list[Entry], key: str) -> list[Entry]:
+    """The entries of one pattern key (case does not matter)."""
     return [e for e in entries if e.value("Pattern-Key").casefold() == key.casefold()]
 
 
-def _set_fields(text: str, entries: list[Entry], values: dict[str, str]) -> str:
+def set_fields(text: str, entries: list[Entry], values: dict[str, str]) -> str:
     """These field values in each entry (missing ones added; a ``Promoted-To`` is kept)."""
     lines, nl = text.splitlines(keepends=True), newline_of(text)
     for entry in reversed(entries):
@@ -109,7 +110,7 @@ def _block(logged: Logged, kind: str, text: str, context: str | None, action: st
     return "\n\n".join(["\n".join(head), *body]) + "\n"
 
 
-def _target(vault: Vault, key: str, agent: str | None, area: str | None,
+def promotion_target(vault: Vault, key: str, agent: str | None, area: str | None,
             prior: list[Entry]) -> tuple[str, str | None]:
     """(lesson id, agent id) a promotion of ``key`` goes to: the agent's lesson of that key,
     else any lesson of that key, else the one it was promoted to before, else
@@ -151,7 +152,7 @@ def _lesson_change(count: int | None, rule: str | None,
     return change
 
 
-def _promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
+def promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
              dry_run: bool) -> WriteResult:
     """Add the confirmed rule and the sources to the lesson note, creating it when it is
     missing; a key promoted before only adds sources, and only a lesson of this key counts."""
@@ -197,7 +198,7 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
     def change(old: str | None) -> str:
         base = old if old is not None else f"---\ntype: learning\n---\n# {stem}\n"
         entries = entries_of(base)
-        prior = _of_key(entries, logged.key)
+        prior = of_key(entries, logged.key)
         taken = [int(e.id.rsplit("-", 1)[1]) for e in entries
                  if e.id.startswith(f"{prefix}-{when:%Y%m%d}-")]
         logged.id = f"{prefix}-{when:%Y%m%d}-{max(taken, default=0) + 1:03d}"
@@ -210,7 +211,7 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
             else None
         update = {"Count": str(logged.count)}
         update |= {"Status": "promoted", "Promoted-To": logged.link} if logged.link else {}
-        return append_text(_set_fields(base, prior, update), _block(logged, kind, *texts, day))
+        return append_text(set_fields(base, prior, update), _block(logged, kind, *texts, day))
 
     return change
 
@@ -225,19 +226,19 @@ def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
     rel = f"{vault.config.folders.get('learning', 'Learnings')}/{KINDS[kind][0]}.md"
     rel = rel.removeprefix("/")
     now = vault.note_text(rel[:-3]) if rel[:-3] in vault.notes else None
-    prior = _of_key(entries_of(now or ""), pattern_key)
-    logged = Logged(pattern_key, rel, *_target(vault, pattern_key, agent, area, prior))
+    prior = of_key(entries_of(now or ""), pattern_key)
+    logged = Logged(pattern_key, rel, *promotion_target(vault, pattern_key, agent, area, prior))
     change = _log_change(vault, logged, kind, when, (text, context, action))
     rule = text if kind == "correction" else action or text
     change(now)  # the plan: a lesson that cannot be written fails before anything is written
     if logged.link and not dry_run:
-        _promote(vault, logged, rule, when, dry_run=True)
+        promote(vault, logged, rule, when, dry_run=True)
     result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run)
     result.messages.append(f"{logged.id}: {pattern_key}, count {logged.count}")
     if logged.link is None:
         return [result], logged
     result.messages.append(f"{pattern_key} promoted to {logged.link}")
-    return [result, _promote(vault, logged, rule, when, dry_run)], logged
+    return [result, promote(vault, logged, rule, when, dry_run)], logged
 
 
 def learn(vault: Vault, kind: str, text: str, *, pattern_key: str, context: str | None = None,
