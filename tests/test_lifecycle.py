@@ -30,6 +30,8 @@ def test_stale_entries(sample: Path) -> None:
     assert "Meetings/2026-11-20 Pilot review" not in found  # a record, not an entry
     out = run(sample, "stale")[1]
     assert "[[Facts/DataFlow - free beta]]: expired on 2026-06-30\n" in out
+    run(sample, "archive", "Facts/DataFlow - free beta")  # stale -> archived
+    assert "Facts/DataFlow - free beta" not in {s.id for s in stale(Vault(sample), today=TODAY)}
 
 
 def test_archive_keeps_the_note_in_place(sample: Path) -> None:
