@@ -29,3 +29,7 @@ class NoteNotFound(VaultmemError):
 
 class InvalidTitle(VaultmemError):
     """A title cannot become a file name in an Obsidian vault."""
+
+
+class MissingExtra(UsageError):
+    """A command needs an optional dependency that is not installed."""

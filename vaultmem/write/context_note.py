@@ -62,10 +62,11 @@ def write_context_note(vault: Vault, built: Context) -> WriteResult:
                            context_note_text(vault, built))
 
 
-def sync(vault: Vault, *, budget: int = 2000, index: bool = True,
-         conflicts: bool = True) -> list[WriteResult]:
-    """Every agent's context note, then the index notes and the conflicts note."""
-    agents = [note.id for note in vault.notes.values() if note.type == "agent"]
+def sync(vault: Vault, *, agents: list[str] | None = None, budget: int = 2000,
+         index: bool = True, conflicts: bool = True) -> list[WriteResult]:
+    """The context note of every agent (or of ``agents``), the index notes, the conflicts note."""
+    agents = [vault.note(a).id for a in agents] if agents is not None else [
+        note.id for note in vault.notes.values() if note.type == "agent"]
     results = [write_context_note(vault, build_context(vault, agent=agent, budget=budget))
                for agent in agents]
     if index:

@@ -1,0 +1,39 @@
+"""Live commands: watch."""
+
+from __future__ import annotations
+
+import click
+
+from ..vault import Vault
+from . import cli, with_vault
+
+
+@cli.command("watch")
+@click.option("--agent", "agents", multiple=True, help="Only these agents' context notes.")
+@click.option("--debounce", default=500, show_default=True, type=click.IntRange(50, 60_000),
+              help="Milliseconds without changes before a rebuild (bursts become one).")
+@click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000))
+@click.option("--index", is_flag=True, help="Also rewrite the index notes.")
+@click.option("--conflicts", is_flag=True, help="Also rewrite the conflicts note.")
+@with_vault
+def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: int, index: bool,
+                  conflicts: bool) -> None:
+    """Keep agents' context notes fresh while people and agents edit the vault (Ctrl-C stops).
+
+    Re-reads only changed files, rebuilds once per burst of changes (a LiveSync pull of 500
+    files is one rebuild), ignores its own writes, and logs one line per rebuild.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault watch --agent Rafael --debounce 1000
+    """
+    from ..live.watch import watch
+
+    for agent in agents:
+        vault.note(agent)  # an unknown agent fails now, with a suggestion
+    click.echo(f"watching {vault.root} (Ctrl-C stops)", err=True)
+    try:
+        watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
+              index=index, conflicts=conflicts, log=click.echo)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
