@@ -161,3 +161,17 @@ def test_a_bug_is_one_line_not_a_traceback(sample: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("VAULTMEM_DEBUG", "1")
     result = CliRunner().invoke(cli, ["--vault", str(sample), "scan"])
     assert isinstance(result.exception, KeyError)
+
+
+def test_mcp_without_the_sdk_says_how_to_install_it(sample: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
+    code, out, err = run(sample, "mcp")
+    assert (code, out) == (2, "") and "pip install 'vaultmem[mcp]'" in err
+
+
+def test_show_text_adds_the_markdown(sample: Path) -> None:
+    code, out, _ = run(sample, "show", "Henrik Olsen", "--text")
+    head, body = out.split("\n\n---- People/Henrik Olsen.md ----\n")
+    assert code == 0 and head == run(sample, "show", "Henrik Olsen")[1].rstrip("\n")
+    assert body == (sample / "People" / "Henrik Olsen.md").read_text() + "\n"

@@ -54,3 +54,14 @@ def test_readme_example(command: str, expected: list[str], sample: Path) -> None
 
 def test_examples_were_found() -> None:
     assert len(examples()) >= 10
+
+
+def test_python_api_example_runs(sample: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## Python API\n.*?```python\n(.*?)```", text, re.DOTALL)
+    assert code is not None
+    monkeypatch.chdir(sample.parent)
+    exec(compile(code.group(1).replace('"sample_vault"', repr(sample.name)), "README", "exec"), {})
+    out = capsys.readouterr().out
+    assert "KPIs/OCR Accuracy" in out and "# Context for Rafael\n" in out

@@ -8,7 +8,7 @@ from typing import Any
 
 import networkx as nx
 
-from .lint import link_findings
+from .linting import link_findings
 from .model import Finding, Json, Note
 from .vault import Vault
 
@@ -79,6 +79,14 @@ def note_data(vault: Vault, note: Note) -> Json:
     data["backlinks"] = [{"id": source, "line": link.line, "raw": link.raw}
                          for source, link in vault.backlinks(note.id)]
     return data
+
+
+def note_with_text(vault: Vault, note: Note) -> str:
+    """The readable form of the note, then its Markdown (credentials redacted)."""
+    from .secrets import redact
+
+    body = redact(vault.note_text(note.id), vault.config.secret_patterns)
+    return f"{note_text(note_data(vault, note))}\n\n---- {note.path} ----\n{body}"
 
 
 def note_text(data: Json) -> str:

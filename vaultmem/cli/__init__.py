@@ -59,7 +59,7 @@ COMMANDS = {
     "conflicts": "curate", "resolve": "curate", "kpi": "curate",
     "stale": "life", "archive": "life", "forget": "life", "restore": "life", "trash": "life",
     "learn": "learning", "capture": "learning", "reflect": "learning",
-    "watch": "live", "export": "exchange", "import": "exchange",
+    "watch": "live", "mcp": "live", "export": "exchange", "import": "exchange",
 }
 
 

@@ -1,4 +1,4 @@
-"""Live commands: watch."""
+"""Live commands: watch, and mcp (the memory as tools for agents)."""
 
 from __future__ import annotations
 
@@ -37,3 +37,21 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
               index=index, conflicts=conflicts, log=click.echo)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+
+
+@cli.command("mcp")
+@click.option("--read-only", is_flag=True, help="Offer only the reading tools.")
+@with_vault
+def mcp_command(vault: Vault, read_only: bool) -> None:
+    """Serve the memory to agents as Model Context Protocol tools over stdio.
+
+    Tools: context, search, show, related, conflicts, and (unless --read-only) daily, fact,
+    decide, lesson, learn, now. Needs the mcp extra: pip install 'vaultmem[mcp]'.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault mcp --read-only
+    """
+    from ..live.mcp import serve
+
+    serve(vault, read_only=read_only)

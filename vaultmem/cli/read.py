@@ -11,7 +11,7 @@ from .. import report
 from ..errors import UsageError
 from ..export import export_graph
 from ..graph import neighbourhood
-from ..lint import FILE_KINDS, KINDS, lint
+from ..linting import FILE_KINDS, KINDS, lint
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 
@@ -31,9 +31,11 @@ def scan(vault: Vault, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("note")
+@click.option("--text", "with_text", is_flag=True,
+              help="Also print the note's Markdown (credentials redacted).")
 @json_option
 @with_vault
-def show(vault: Vault, note: str, as_json: bool) -> None:
+def show(vault: Vault, note: str, with_text: bool, as_json: bool) -> None:
     """Show one parsed note: properties, tags, fields, headings, links and backlinks.
 
     NOTE is an id (People/Lucy Tan), a name (Lucy Tan) or a path.
@@ -42,7 +44,10 @@ def show(vault: Vault, note: str, as_json: bool) -> None:
     Example:
       vaultmem --vault sample_vault show "Lucy Tan"
     """
-    emit(report.note_data(vault, vault.note(note)), report.note_text, as_json)
+    found = vault.note(note)
+    emit(report.note_data(vault, found),
+         (lambda _: report.note_with_text(vault, found)) if with_text else report.note_text,
+         as_json)
 
 
 @cli.command()

@@ -1,0 +1,191 @@
+"""The MCP server, started as a subprocess on a sample vault copy and driven by the SDK client."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+
+from vaultmem.vault import Vault
+from vaultmem.write.journal import daily_path
+
+from .conftest import ROOT, hash_tree
+
+mcp = pytest.importorskip("mcp")
+
+T = TypeVar("T")
+TIMEOUT = 20.0  # seconds for a whole session; a hang fails the test instead of blocking CI
+READERS = {"search", "related", "context", "show", "conflicts"}
+WRITERS = {"daily", "fact", "decide", "lesson", "learn", "now"}
+TOKEN = "ghp_" + "A1b2C3d4" * 5  # looks like a GitHub token; the secret guard must refuse it
+
+
+def talk(vault: Path, body: Callable[[Any], Awaitable[T]], *, read_only: bool = False) -> T:
+    """Start ``vaultmem --vault VAULT mcp`` and run ``body`` with a session."""
+    log = vault.parent / "server.log"
+    params = mcp.StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vaultmem", "--vault", str(vault), "mcp"] + (["--read-only"] * read_only),
+        env={"XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], "PYTHONPATH": str(ROOT)},
+        cwd=str(ROOT))
+
+    async def run() -> T:
+        with anyio.fail_after(TIMEOUT), log.open("w") as errlog:
+            async with mcp.stdio_client(params, errlog=errlog) as (read, write), \
+                    mcp.ClientSession(read, write, read_timeout_seconds=TIMEOUT) as session:
+                await session.initialize()
+                return await body(session)
+
+    try:
+        return anyio.run(run)
+    finally:
+        sys.stderr.write(log.read_text(encoding="utf-8", errors="replace"))
+
+
+async def call(session: Any, tool: str, **arguments: Any) -> tuple[bool, str]:
+    """(is_error, text) of one tool call."""
+    result = await session.call_tool(tool, arguments)
+    return bool(result.is_error), "".join(block.text for block in result.content)
+
+
+async def ok(session: Any, tool: str, **arguments: Any) -> str:
+    """The text of a tool call that must succeed."""
+    failed, text = await call(session, tool, **arguments)
+    assert not failed, f"{tool}: {text}"
+    return text
+
+
+def test_tool_lists(sample: Path) -> None:
+    """Every tool is listed with a description; read-only lists (and runs) no writer."""
+
+    async def listing(session: Any) -> tuple[list[Any], tuple[bool, str]]:
+        return (await session.list_tools()).tools, await call(session, "daily", text="hello")
+
+    tools, _ = talk(sample, listing)
+    assert {t.name for t in tools} == READERS | WRITERS
+    assert all(len(t.description) > 80 for t in tools)
+    hints = {t.name: t.annotations.read_only_hint for t in tools}
+    assert hints == {name: name in READERS for name in READERS | WRITERS}
+    search = next(t for t in tools if t.name == "search")
+    assert search.input_schema["required"] == ["query"]
+    assert "description" in search.input_schema["properties"]["query"]
+    before = hash_tree(sample)
+    tools, (failed, text) = talk(sample, listing, read_only=True)
+    assert {t.name for t in tools} == READERS
+    assert failed and "daily" in text
+    assert hash_tree(sample) == before
+
+
+def test_read_tools(sample: Path) -> None:
+    """search, related, context, show and conflicts answer from the vault."""
+
+    async def reads(session: Any) -> dict[str, str]:
+        return {
+            "search": await ok(session, "search", query="OCR accuracy", limit=3),
+            "related": await ok(session, "related", note="Use PaddleOCR", limit=5),
+            "context": await ok(session, "context", agent="Rafael",
+                                query="what blocks OCR accuracy?", budget=600),
+            "show": await ok(session, "show", note="invoice inbox"),
+            "bare": await ok(session, "show", note="Invoice Inbox", content=False),
+            "conflicts": await ok(session, "conflicts"),
+            "typed": await ok(session, "search", query="ocr engine", type="decision"),
+        }
+
+    got = talk(sample, reads)
+    hits = json.loads(got["search"])["results"]
+    assert hits[0]["id"] == "KPIs/OCR Accuracy" and len(hits) <= 3
+    related = json.loads(got["related"])
+    assert related["note"] == "Decisions/Use PaddleOCR" and related["results"]
+    assert got["context"].startswith("# Context for Rafael")
+    assert "[[KPIs/OCR Accuracy]]" in got["context"]
+    assert got["show"].startswith("Projects/Invoice Inbox  (project)")
+    assert "Backlinks (7):" in got["show"]
+    assert "Every customer gets an address" in got["show"]
+    assert "Every customer gets an address" not in got["bare"]
+    assert isinstance(json.loads(got["conflicts"])["findings"], list)
+    assert {h["type"] for h in json.loads(got["typed"])["results"]} == {"decision"}
+
+
+def test_write_tools(sample: Path) -> None:
+    """Each writer changes the files the CLI would, and readers see the change at once."""
+
+    async def writes(session: Any) -> dict[str, str]:
+        out = {
+            "daily": await ok(session, "daily", text="OCR accuracy reached 0.88 on the pilot",
+                              title="KPI check"),
+            "fact": await ok(session, "fact", entity="Lucy Tan", attribute="timezone",
+                             value="UTC+7", source="2026-11-26"),
+            "decide": await ok(session, "decide", title="Use Surya OCR", topic="ocr-engine",
+                               by="Lucy Tan", supersedes="Use PaddleOCR",
+                               rationale="Better on skewed phone photos"),
+            "lesson": await ok(session, "lesson", title="Rafael - Crop margins", agent="Rafael",
+                               pattern_key="ocr.margins", body="**Rule:** crop margins."),
+            "learn": await ok(session, "learn", kind="correction",
+                              text="Check the currency symbol",
+                              pattern_key="ocr.currency-symbol", agent="Rafael"),
+            "now": await ok(session, "now", action="add", text="Try Surya on 50 receipts"),
+            "dry": await ok(session, "daily", text="not written", dry_run=True),
+        }
+        (sample / "People" / "Ana Ruiz.md").write_text("# Ana Ruiz\n\nDesigner, joined today.\n")
+        with (sample / "People" / "Priya Nair.md").open("a") as priya:  # as if edited in Obsidian
+            priya.write("\nPrefers calls on Fridays.\n")
+        out["search"] = await ok(session, "search", query="Ana Ruiz designer", limit=1)
+        out["show"] = await ok(session, "show", note="Priya Nair")
+        return out
+
+    got = talk(sample, writes)
+    daily = sample / daily_path(Vault(sample), dt.date.today())
+    assert "— KPI check\nOCR accuracy reached 0.88 on the pilot" in daily.read_text()
+    assert "not written" not in daily.read_text()
+    assert json.loads(got["daily"])["results"][0]["action"] in {"appended", "created"}
+    assert "would " in json.loads(got["dry"])["results"][0]["action"]
+    lucy = (sample / "People" / "Lucy Tan.md").read_text()
+    assert "timezone: UTC+7" in lucy and "## History" in lucy
+    assert (sample / "Decisions" / "Use Surya OCR.md").exists()
+    assert "status: superseded" in (sample / "Decisions" / "Use PaddleOCR.md").read_text()
+    assert "ocr.margins" in (sample / "Lessons" / "Rafael - Crop margins.md").read_text()
+    assert "promoted" in got["learn"]
+    assert "Try Surya on 50 receipts" in (sample / "NOW.md").read_text()
+    assert json.loads(got["search"])["results"][0]["id"] == "People/Ana Ruiz"
+    assert "Prefers calls on Fridays." in got["show"]
+
+
+def test_errors_are_tool_results(sample: Path) -> None:
+    """Unknown notes, bad arguments and secrets come back as tool errors; the server lives."""
+    before = hash_tree(sample)
+
+    async def errors(session: Any) -> list[tuple[bool, str]]:
+        return [
+            await call(session, "show", note="Lucy Tn"),
+            await call(session, "daily", text=f"deploy key {TOKEN}"),
+            await call(session, "fact", entity="Lucy Tan", attribute="token", value=TOKEN),
+            await call(session, "search", query="ocr", limit=0),
+            await call(session, "conflicts", kinds=["nonsense"]),
+            await call(session, "search", query="Lucy Tan", limit=1),
+        ]
+
+    missing, secret, secret_fact, bad_limit, bad_kind, after = talk(sample, errors)
+    assert missing[0] and "did you mean [[People/Lucy Tan]]" in missing[1]
+    assert secret[0] and "github" in secret[1].lower() and TOKEN not in secret[1]
+    assert secret_fact[0] and TOKEN not in secret_fact[1]
+    assert bad_limit[0] and "limit" in bad_limit[1]
+    assert bad_kind[0] and "fact-conflict" in bad_kind[1]
+    assert not after[0] and "People/Lucy Tan" in after[1]
+    assert hash_tree(sample) == before
+
+
+def test_bad_vault_exits_with_message(tmp_path: Path) -> None:
+    """A missing vault is one line on stderr and exit 2, nothing on stdout (the transport)."""
+    done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault",
+                           str(tmp_path / "nowhere"), "mcp"], capture_output=True, text=True,
+                          timeout=TIMEOUT, cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("Error: ")

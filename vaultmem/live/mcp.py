@@ -1,0 +1,118 @@
+"""``vaultmem mcp``: the vault's memory as Model Context Protocol tools over stdio."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .. import __version__
+from ..errors import MissingExtra
+from ..vault import Vault
+from .mcp_write import WriteTools
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+INSTRUCTIONS = (
+    "Long-term memory kept in an Obsidian vault that people edit too. Call `context` at the "
+    "start of a task, `search`/`show`/`related` to look things up, and the writing tools to "
+    "remember what happened (`daily`), facts, decisions, lessons and the current task (`now`). "
+    "Results cite notes as [[wikilinks]]; every call sees the files as they are now."
+)
+
+READ_TOOLS: dict[str, str] = {
+    "context": (
+        "Build your memory for a task: core memory, the NOW board, the agent's rules and lessons, "
+        "entries relevant to the query or note, recent decisions, KPIs, people, recent activity "
+        "and open conflicts, within a token budget, as Markdown where each item cites its source "
+        "note. Call it at the start of a session and whenever the task changes. Give `agent` "
+        "(your agent note's name) and `query` (what you are doing); `note` focuses on one note."
+    ),
+    "search": (
+        "Find notes by words (any word form), names (typos forgiven) and links around the best "
+        "hits. Use it to look up people, projects, decisions, facts or past events before "
+        "answering. Returns compact JSON: results with id, path, title, type, score, line and "
+        "the best-matching snippet. Filters narrow by type, tag, status, date or folder."
+    ),
+    "show": (
+        "Read one note: its type, properties, tags, headings, tasks, outgoing links and "
+        "backlinks, then (content=true) its Markdown text. Use it after search or context to "
+        "read the whole note. An unknown name fails with 'did you mean' suggestions."
+    ),
+    "related": (
+        "Notes related to one note through direct links, shared neighbours (people, projects, "
+        "agents), shared tags, similar text and recency. Use it to explore around a note you "
+        "found. Returns compact JSON: results with id, type, score and reasons."
+    ),
+    "conflicts": (
+        "Memory that contradicts itself: different values of one fact, competing decisions on "
+        "one topic, superseded entries still marked active, duplicates, alias clashes, expired "
+        "facts still cited. Check it before relying on a fact that matters; ask the user to "
+        "settle a conflict. Returns compact JSON: findings with kind, id, message, suggestion."
+    ),
+}
+
+WRITE_TOOLS: dict[str, str] = {
+    "daily": (
+        "Append a timestamped entry (### HH:MM — title) to today's daily note, creating it from "
+        "the template if needed. Use it to log what you did, learned or were told. Returns "
+        "compact JSON of what was written."
+    ),
+    "fact": (
+        "Record the current value of an attribute of an entity note (person, project, agent, "
+        "...), e.g. Lucy Tan's timezone. The previous value is kept in the note's ## History "
+        "with its version. Use it when you learn a fact that changes or adds to memory."
+    ),
+    "decide": (
+        "Record a decision as a decision note (topic, who decided, rationale, alternatives). "
+        "`supersedes` marks an earlier decision superseded. Use it when a decision is made, "
+        "not for ideas. Refused if a similar note exists unless force=true."
+    ),
+    "lesson": (
+        "Record a lesson an agent learned, as a lesson note linked to the agent. Prefer `learn` "
+        "for single events: it counts recurrences and promotes a pattern to a lesson itself."
+    ),
+    "learn": (
+        "Log a correction you received, an error you hit or a feature request, under a pattern "
+        "key. The third entry of the same key is promoted to a confirmed lesson rule. Use it "
+        "whenever the user corrects you or something fails."
+    ),
+    "now": (
+        "Update NOW.md, the board of current work: set the current task, add a priority, mark "
+        "something done (also logged in today's daily note), block or unblock, or clear a "
+        "section. Keep it true as your work moves on."
+    ),
+}
+
+
+def build_server(vault: Vault, *, read_only: bool = False) -> MCPServer:
+    """The MCP server for ``vault``; with ``read_only`` no writing tool is offered."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError as exc:
+        raise MissingExtra("mcp needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") from exc
+    server: MCPServer = MCPServer("vaultmem", version=__version__, instructions=INSTRUCTIONS,
+                                  log_level="WARNING")
+    tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache))
+    for name, description in READ_TOOLS.items():
+        _add(server, getattr(tools, name), name, description, read_only=True)
+    if not read_only:
+        for name, description in WRITE_TOOLS.items():
+            _add(server, getattr(tools, name), name, description, read_only=False)
+    return server
+
+
+def _add(server: MCPServer, fn: Callable[..., str], name: str, description: str, *,
+         read_only: bool) -> None:
+    """Register one tool with text output and hints of what it touches."""
+    from mcp_types import ToolAnnotations
+
+    hints = ToolAnnotations(read_only_hint=read_only, destructive_hint=False,
+                            idempotent_hint=read_only, open_world_hint=False)
+    server.add_tool(fn, name=name, description=description, annotations=hints,
+                    structured_output=False)
+
+
+def serve(vault: Vault, *, read_only: bool = False) -> None:
+    """Serve ``vault`` over stdio until the client closes the connection."""
+    build_server(vault, read_only=read_only).run("stdio")

@@ -1,0 +1,182 @@
+"""The MCP tools: each calls the same library function as its CLI command, on current files."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+from .. import report
+from ..curate.conflicts import KINDS, find_conflicts
+from ..errors import UsageError, VaultmemError
+from ..read.scan import Index
+from ..recall.search import Filters, search
+from ..vault import Vault
+from ..write.apply import WriteResult
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field as Field  # re-exported for mcp_write
+else:
+    try:
+        from mcp.server.mcpserver.exceptions import ToolError
+        from pydantic import Field
+    except ImportError:  # no mcp extra: still importable (doctests); mcp.serve refuses to run
+        ToolError = RuntimeError
+
+        def Field(**_: object) -> None:
+            """Stands in for pydantic's Field."""
+
+log = logging.getLogger(__name__)
+
+NoteName = Annotated[str, Field(description="A note id ('People/Lucy Tan'), name ('Lucy Tan', "
+                                            "any case) or vault path.")]
+DryRun = Annotated[bool, Field(description="True: return the diff it would make, write nothing.")]
+Force = Annotated[bool, Field(description="True: create it even if a similar note exists.")]
+Body = Annotated[str | None, Field(description="Markdown added after the template's body.")]
+Source = Annotated[str | None, Field(description="The note it was learned from (e.g. a daily "
+                                                 "note '2026-11-26').")]
+
+
+def compact(data: Any) -> str:
+    """One-line JSON without padding, for a model's context."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def written(results: Sequence[WriteResult]) -> str:
+    """Write results as compact JSON, empty fields left out."""
+    rows = [{k: v for k, v in r.to_dict().items() if v not in (None, [], "")} for r in results]
+    return compact({"results": rows})
+
+
+def same_files(new: Index, old: Index) -> bool:
+    """True when two scans read the same files in the same state (cache entries equal)."""
+    return (new.notes.entries == old.notes.entries and new.other == old.other
+            and new.attachments == old.attachments and new.generated == old.generated
+            and new.listing_problems == old.listing_problems)
+
+
+def moment() -> dt.datetime:
+    """The moment a write records, to the minute (as the CLI's default)."""
+    return dt.datetime.now().replace(second=0, microsecond=0)
+
+
+class Tools:
+    """The vault's tools; one call at a time, each on the vault's current files."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        self.lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def fresh(self) -> Iterator[Vault]:
+        """The vault re-scanned now; library errors become tool errors that say the fix."""
+        with self.lock:
+            try:
+                yield self.current()
+            except VaultmemError as exc:
+                raise ToolError(str(exc)) from exc
+            except OSError as exc:
+                raise ToolError(f"{exc}; check the path and its permissions") from exc
+            except Exception as exc:
+                log.exception("vaultmem tool failed")
+                raise ToolError(f"internal error ({exc.__class__.__name__}: {exc}); please "
+                                "report it with the server's stderr") from exc
+
+    def current(self) -> Vault:
+        """The vault as its files are now: the same object (graph and all) if nothing changed."""
+        latest = Vault(self.vault.root, config=self.vault.config, use_cache=self.vault.use_cache)
+        if not same_files(latest.index, self.vault.index):
+            self.vault = latest
+        return self.vault
+
+    # -- reading -------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: Annotated[str, Field(description="Words, a question or a (misspelt) name.")],
+        type: Annotated[str | None, Field(description="Only notes of this type: person, "
+                                          "project, decision, lesson, agent, kpi, fact, daily, "
+                                          "learning, core, now, note.")] = None,
+        tag: Annotated[str | None, Field(description="Only notes with this tag (nested tags "
+                                         "included), e.g. 'ocr'.")] = None,
+        status: Annotated[str | None, Field(description="Only notes with this status, e.g. "
+                                            "'approved', 'active', 'archived'.")] = None,
+        since: Annotated[str | None, Field(description="Only notes dated on or after this "
+                                           "day, YYYY-MM-DD.")] = None,
+        folder: Annotated[str | None, Field(description="Only notes in this folder.")] = None,
+        limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
+    ) -> str:
+        """Ranked notes for a query, as the ``search --json`` document."""
+        if since:
+            try:
+                dt.date.fromisoformat(since)
+            except ValueError as exc:
+                raise ToolError(f"since {since!r} is not a date; use YYYY-MM-DD") from exc
+        with self.fresh() as vault:
+            hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
+                          limit=limit)
+            return compact({"query": query, "results": [h.to_dict() for h in hits]})
+
+    def related(
+        self,
+        note: NoteName,
+        limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
+        depth: Annotated[int, Field(ge=1, le=6, description="How many links away candidates "
+                                    "may be.")] = 2,
+    ) -> str:
+        """Notes related to one note, as the ``related --json`` document."""
+        from ..recall.related import related
+        from ..recall.search import similar
+
+        with self.fresh() as vault:
+            note_id = vault.note(note).id
+            text = similar(vault, vault.note_text(note_id), exclude=note_id)
+            items = related(vault.graph, note_id, limit=limit, depth=depth, text=text)
+            return compact({"note": note_id, "results": [i.to_dict() for i in items]})
+
+    def context(
+        self,
+        agent: Annotated[str | None, Field(description="The agent whose context it is (its "
+                                           "note name, e.g. 'Rafael').")] = None,
+        query: Annotated[str | None, Field(description="What the agent is working on or "
+                                           "asking.")] = None,
+        note: Annotated[str | None, Field(description="A note the context is about.")] = None,
+        budget: Annotated[int, Field(ge=50, le=200_000, description="Most tokens the context "
+                                     "may take.")] = 2000,
+    ) -> str:
+        """The agent's context as Markdown, as ``vaultmem context`` prints it."""
+        from ..recall.context import build_context
+
+        with self.fresh() as vault:
+            return build_context(vault, agent=agent, query=query, note=note, budget=budget).text
+
+    def show(
+        self,
+        note: NoteName,
+        content: Annotated[bool, Field(description="Also return the note's Markdown text "
+                                       "(credentials redacted).")] = True,
+    ) -> str:
+        """One note as ``vaultmem show`` prints it, then its text."""
+        with self.fresh() as vault:
+            found = vault.note(note)
+            if content:
+                return report.note_with_text(vault, found)
+            return report.note_text(report.note_data(vault, found))
+
+    def conflicts(
+        self,
+        kinds: Annotated[list[str] | None, Field(description="Only these kinds: " + ", ".join(
+            KINDS) + ". Default: all.")] = None,
+    ) -> str:
+        """Conflicting memory, as the ``conflicts --json`` document."""
+        unknown = sorted(set(kinds or ()) - set(KINDS))
+        with self.fresh() as vault:
+            if unknown:
+                raise UsageError(f"unknown kind {', '.join(unknown)}; use {', '.join(KINDS)}")
+            found = find_conflicts(vault, kinds=tuple(kinds or KINDS))
+            return compact({"findings": [f.to_dict() for f in found]})

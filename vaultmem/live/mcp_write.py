@@ -1,0 +1,129 @@
+"""The writing MCP tools: daily, fact, decide, lesson, learn, now (same functions as the CLI)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from ..write import entries, facts, journal
+from .mcp_tools import Body, DryRun, Field, Force, Source, Tools, moment, written
+
+
+class WriteTools(Tools):
+    """The reading tools and the writing ones."""
+
+    def daily(
+        self,
+        text: Annotated[str, Field(description="The entry, Markdown; [[links]] welcome.")],
+        title: Annotated[str | None, Field(description="Entry title (default: the start of "
+                                           "the text).")] = None,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Append a timestamped entry to today's daily note."""
+        with self.fresh() as vault:
+            return written([journal.append_daily(vault, text, title=title, when=moment(),
+                                                 dry_run=dry_run)])
+
+    def fact(
+        self,
+        entity: Annotated[str, Field(description="The note the fact is about (person, "
+                                     "project, agent...).")],
+        attribute: Annotated[str, Field(description="A simple property name, e.g. "
+                                        "'timezone', 'role', 'price'.")],
+        value: Annotated[str, Field(description="The new value, one line.")],
+        source: Source = None,
+        confidence: Annotated[float | None, Field(ge=0, le=1, description="How sure, 0 to "
+                                                  "1.")] = None,
+        valid_from: Annotated[str | None, Field(description="Since when it holds, "
+                                                "YYYY-MM-DD.")] = None,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Set a fact on an entity note; the old value stays in its history."""
+        with self.fresh() as vault:
+            return written([facts.record_fact(vault, entity, attribute, value, source=source,
+                                              confidence=confidence, valid_from=valid_from,
+                                              when=moment(), dry_run=dry_run)])
+
+    def decide(
+        self,
+        title: Annotated[str, Field(description="The decision as a short title, e.g. 'Use "
+                                    "Surya OCR'.")],
+        topic: Annotated[str, Field(description="What it is about, a stable key compared for "
+                                    "conflicts, e.g. 'ocr-engine'.")],
+        by: Annotated[str | None, Field(description="The person who decided.")] = None,
+        supersedes: Annotated[str | None, Field(description="The earlier decision this one "
+                                                "replaces (it is marked superseded).")] = None,
+        rationale: Annotated[str | None, Field(description="Why, in one sentence.")] = None,
+        status: Literal["proposed", "approved", "rejected"] = "approved",
+        alternatives: Annotated[list[str] | None, Field(description="Options not "
+                                                        "taken.")] = None,
+        body: Body = None,
+        force: Force = False,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Record a decision note."""
+        with self.fresh() as vault:
+            return written(entries.decide(vault, title, topic=topic, by=by,
+                                          supersedes=supersedes, rationale=rationale,
+                                          status=status, alternatives=alternatives or (),
+                                          body=body, force=force, dry_run=dry_run,
+                                          when=moment()))
+
+    def lesson(
+        self,
+        title: Annotated[str, Field(description="'<Agent> - <lesson>', e.g. 'Rafael - Crop "
+                                    "margins'.")],
+        agent: Annotated[str, Field(description="The agent that learned it (an existing "
+                                    "agent note).")],
+        pattern_key: Annotated[str | None, Field(description="A stable key for the pattern, "
+                                                 "e.g. 'ocr.margins'.")] = None,
+        applies_to: Annotated[str | None, Field(description="The project or area it applies "
+                                                "to.")] = None,
+        source: Source = None,
+        status: Literal["observing", "active", "confirmed"] = "observing",
+        body: Body = None,
+        force: Force = False,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Record a lesson note for an agent."""
+        with self.fresh() as vault:
+            return written([entries.lesson(vault, title, agent=agent, pattern_key=pattern_key,
+                                           applies_to=applies_to, source=source,
+                                           status=status, body=body, force=force,
+                                           dry_run=dry_run, when=moment())])
+
+    def learn(
+        self,
+        kind: Literal["correction", "error", "request"],
+        text: Annotated[str, Field(description="What happened or was asked, one or two "
+                                   "sentences.")],
+        pattern_key: Annotated[str, Field(description="What groups recurring entries, e.g. "
+                                          "'ocr.currency-symbol'.")],
+        context: Annotated[str | None, Field(description="What was going on.")] = None,
+        action: Annotated[str | None, Field(description="What to do next time (the rule "
+                                            "if promoted).")] = None,
+        agent: Annotated[str | None, Field(description="The agent whose lesson a promotion "
+                                           "goes to.")] = None,
+        area: Annotated[str | None, Field(description="Promote into Lessons/<area>.md "
+                                          "instead.")] = None,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Log a correction, error or request; the third of a key becomes a lesson rule."""
+        from ..curate.learn import learn
+
+        with self.fresh() as vault:
+            return written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
+                                 action=action, agent=agent, area=area, when=moment(),
+                                 dry_run=dry_run))
+
+    def now(
+        self,
+        action: Literal["set", "add", "done", "block", "unblock", "clear"],
+        text: Annotated[str | None, Field(description="The task, priority, completion or "
+                                          "blocker; for 'clear' the section (task, "
+                                          "priorities, blockers, completions).")] = None,
+        dry_run: DryRun = False,
+    ) -> str:
+        """Change the NOW board."""
+        with self.fresh() as vault:
+            return written(journal.now_update(vault, action, text, when=moment(),
+                                              dry_run=dry_run))
