@@ -18,11 +18,16 @@ from .generated import generated_text, write_generated
 NEIGHBOURS = 30
 
 
+def _agents(vault: Vault) -> list[str]:
+    """Every agent note's id, from the search index (no note is decoded)."""
+    return sorted(i for i, meta in vault.search_index.summaries() if meta[0] == "agent")
+
+
 def context_path(vault: Vault, agent: str | None) -> str:
     """Where an agent's context note lives (``_vaultmem/context/<agent>.md`` by default; two
     agents with one name are told apart by their folders: ``A - Helper``, ``B - Helper``)."""
     title = agent.rsplit("/", 1)[-1] if agent else "Context"
-    twins = [n for n in vault.notes.values() if n.type == "agent" and n.title == title]
+    twins = [i for i in _agents(vault) if i.rsplit("/", 1)[-1] == title]
     name = check_title(" - ".join(agent.split("/")[1:]) if agent and len(twins) > 1 else title)
     folder = vault.config.context_folder
     return f"{folder}/{name}.md" if folder else f"{name}.md"
@@ -65,8 +70,7 @@ def write_context_note(vault: Vault, built: Context) -> WriteResult:
 def sync(vault: Vault, *, agents: list[str] | None = None, budget: int = 2000,
          index: bool = True, conflicts: bool = True) -> list[WriteResult]:
     """The context note of every agent (or of ``agents``), the index notes, the conflicts note."""
-    agents = [vault.note(a).id for a in agents] if agents is not None else [
-        note.id for note in vault.notes.values() if note.type == "agent"]
+    agents = [vault.note(a).id for a in agents] if agents is not None else _agents(vault)
     results = [write_context_note(vault, build_context(vault, agent=agent, budget=budget))
                for agent in agents]
     if index:
