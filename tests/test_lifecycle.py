@@ -12,6 +12,7 @@ import pytest
 from vaultmem.curate.lifecycle import StillLinked, forget, restore, stale, trash
 from vaultmem.vault import Vault
 
+from .conftest import hash_tree
 from .test_cli import run
 
 TODAY = dt.date(2026, 11, 29)
@@ -97,3 +98,16 @@ def test_archived_lesson_leaves_the_agent_section(sample: Path) -> None:
     assert line in run(sample, *ask)[1]
     run(sample, "archive", "Rafael - Deskew before OCR")
     assert "- Lesson (" not in run(sample, *ask)[1].split("## Relevant")[0]
+
+
+def test_dry_runs_change_nothing(sample: Path) -> None:
+    before = hash_tree(sample)
+    out = run(sample, "forget", "Home", "--force", "--dry-run")[1]
+    assert out == "would move to .trash/Home.md\n"
+    assert hash_tree(sample) == before
+    forget(Vault(sample), "Home", force=True, when=dt.datetime(2026, 1, 1))
+    before = hash_tree(sample)
+    assert run(sample, "trash", "--purge", "--dry-run")[1].endswith("Home.md  (from Home.md)"
+                                                                     "  would be purged\n")
+    assert run(sample, "restore", "Home", "--dry-run")[1] == "would restore Home.md\n"
+    assert hash_tree(sample) == before

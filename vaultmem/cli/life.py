@@ -52,9 +52,10 @@ def archive_command(vault: Vault, note: str, dry_run: bool, as_json: bool,
 @cli.command("forget")
 @click.argument("note")
 @click.option("--force", is_flag=True, help="Forget it even though other notes link to it.")
+@click.option("--dry-run", is_flag=True, help="Say what would happen; change nothing.")
 @json_option
 @with_vault
-def forget_command(vault: Vault, note: str, force: bool, as_json: bool) -> None:
+def forget_command(vault: Vault, note: str, force: bool, dry_run: bool, as_json: bool) -> None:
     """Move a note to the vault's .trash/ (Obsidian's trash), recording where it came from.
 
     \b
@@ -63,15 +64,17 @@ def forget_command(vault: Vault, note: str, force: bool, as_json: bool) -> None:
     """
     from ..curate.lifecycle import forget
 
-    moved = forget(vault, note, force=force)
-    emit({"moved": moved}, lambda _: f"moved to {moved}", as_json)
+    moved = forget(vault, note, force=force, dry_run=dry_run)
+    emit({"moved": moved, "dry_run": dry_run},
+         lambda _: f"{'would move' if dry_run else 'moved'} to {moved}", as_json)
 
 
 @cli.command("restore")
 @click.argument("note")
+@click.option("--dry-run", is_flag=True, help="Say what would happen; change nothing.")
 @json_option
 @with_vault
-def restore_command(vault: Vault, note: str, as_json: bool) -> None:
+def restore_command(vault: Vault, note: str, dry_run: bool, as_json: bool) -> None:
     """Put a forgotten note back where it was.
 
     \b
@@ -80,15 +83,17 @@ def restore_command(vault: Vault, note: str, as_json: bool) -> None:
     """
     from ..curate.lifecycle import restore
 
-    origin = restore(vault, note)
-    emit({"restored": origin}, lambda _: f"restored {origin}", as_json)
+    origin = restore(vault, note, dry_run=dry_run)
+    emit({"restored": origin, "dry_run": dry_run},
+         lambda _: f"{'would restore' if dry_run else 'restored'} {origin}", as_json)
 
 
 @cli.command("trash")
 @click.option("--purge", is_flag=True, help="Delete what is older than the retention (30 days).")
+@click.option("--dry-run", is_flag=True, help="Say what would happen; change nothing.")
 @json_option
 @with_vault
-def trash_command(vault: Vault, purge: bool, as_json: bool) -> None:
+def trash_command(vault: Vault, purge: bool, dry_run: bool, as_json: bool) -> None:
     """List the notes in the trash; --purge deletes those past the retention (`trash_days`).
 
     \b
@@ -97,7 +102,8 @@ def trash_command(vault: Vault, purge: bool, as_json: bool) -> None:
     """
     from ..curate.lifecycle import trash
 
-    rows = trash(vault, purge=purge)
-    emit({"trash": rows}, lambda _: "\n".join(
-        f"{r['deleted']}  {r['name']}  (from {r['from']})" + ("  purged" if r["purged"] else "")
+    rows = trash(vault, purge=purge, dry_run=dry_run)
+    gone = "  would be purged" if dry_run else "  purged"
+    emit({"trash": rows, "dry_run": dry_run}, lambda _: "\n".join(
+        f"{r['deleted']}  {r['name']}  (from {r['from']})" + (gone if r["purged"] else "")
         for r in rows) or "The trash is empty.", as_json)

@@ -122,8 +122,8 @@ def _save_manifest(vault: Vault, data: dict[str, Any]) -> None:
     atomic_write(vault.root / MANIFEST, text.encode("utf-8"))
 
 
-def forget(vault: Vault, name: str, *, force: bool = False,
-           when: dt.datetime | None = None) -> str:
+def forget(vault: Vault, name: str, *, force: bool = False, when: dt.datetime | None = None,
+           dry_run: bool = False) -> str:
     """Move a note to the vault's ``.trash/`` (Obsidian's own), recording where it came from."""
     note = vault.note(name)
     linking = sorted({source for source, _ in vault.backlinks(note.id)})
@@ -137,6 +137,8 @@ def forget(vault: Vault, name: str, *, force: bool = False,
     while trash_name in records or (vault.root / TRASH / trash_name).exists():
         number += 1
         trash_name = f"{stem} {number}.md"
+    if dry_run:
+        return f"{TRASH}/{trash_name}"
     move(vault.root, note.path, f"{TRASH}/{trash_name}")
     records[trash_name] = {"from": note.path,
                            "deleted": (when or dt.datetime.now()).date().isoformat()}
@@ -145,7 +147,7 @@ def forget(vault: Vault, name: str, *, force: bool = False,
     return f"{TRASH}/{trash_name}"
 
 
-def restore(vault: Vault, name: str) -> str:
+def restore(vault: Vault, name: str, *, dry_run: bool = False) -> str:
     """Put a forgotten note back where it was."""
     records = _manifest(vault)
     wanted = name.removesuffix(".md").casefold()
@@ -158,6 +160,8 @@ def restore(vault: Vault, name: str) -> str:
     origin = str(records[match]["from"])
     if (vault.root / origin).exists():
         raise UsageError(f"{origin} exists again; move or rename it before restoring")
+    if dry_run:
+        return origin
     move(vault.root, f"{TRASH}/{match}", origin)
     del records[match]
     _save_manifest(vault, records)
@@ -165,7 +169,8 @@ def restore(vault: Vault, name: str) -> str:
     return origin
 
 
-def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None) -> list[Json]:
+def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None,
+          dry_run: bool = False) -> list[Json]:
     """What the trash holds (oldest first); ``purge`` deletes what is past the retention."""
     today = today or dt.date.today()
     records = _manifest(vault)
@@ -173,7 +178,7 @@ def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None) ->
     rows = [{"name": k, "from": v["from"], "deleted": v["deleted"],
              "purged": purge and v["deleted"] < limit}
             for k, v in sorted(records.items(), key=lambda kv: (kv[1]["deleted"], kv[0]))]
-    if purge:
+    if purge and not dry_run:
         for row in rows:
             if row["purged"]:
                 remove(vault.root, f"{TRASH}/{row['name']}")
