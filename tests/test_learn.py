@@ -10,7 +10,7 @@ import pytest
 
 from vaultmem.curate.capture import capture, classify, message_key
 from vaultmem.curate.learn import Entry, entries_of, learn
-from vaultmem.errors import UsageError
+from vaultmem.errors import UsageError, VaultmemError
 from vaultmem.secrets import SecretRefused
 from vaultmem.vault import Vault
 from vaultmem.write.apply import WriteResult
@@ -331,12 +331,13 @@ def test_capture_without_trigger_goes_to_the_daily_note(sample: Path) -> None:
 def test_a_lesson_that_cannot_be_written_stops_the_promotion_before_any_write(
         sample: Path) -> None:
     rotate(sample, 2)
-    (sample / "Lessons" / "Rafael - Ocr Rotated Receipts.md").write_text(
-        "---\ntype: lesson\npattern_key: other.key\n---\n# Rafael - Ocr Rotated Receipts\n")
-    before = hash_tree(sample)
-    with pytest.raises(DuplicateNote):
+    outside = sample.parent / "elsewhere.md"
+    outside.write_text("---\ntype: lesson\n---\n# Not in the vault\n")
+    (sample / "Lessons" / "Rafael - Ocr Rotated Receipt.md").symlink_to(outside)
+    before = hash_tree(sample), outside.read_text()
+    with pytest.raises(VaultmemError, match="symlink|symbolic link"):
         rotate(sample, 1)
-    assert hash_tree(sample) == before
+    assert (hash_tree(sample), outside.read_text()) == before
 
 
 def test_cli_learn_promotes_and_capture_reports(sample: Path) -> None:

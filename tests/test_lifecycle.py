@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.curate.lifecycle import StillLinked, forget, restore, stale, trash
+from vaultmem.errors import UsageError
 from vaultmem.vault import Vault
 
 from .conftest import hash_tree
@@ -111,3 +112,15 @@ def test_dry_runs_change_nothing(sample: Path) -> None:
                                                                      "  would be purged\n")
     assert run(sample, "restore", "Home", "--dry-run")[1] == "would restore Home.md\n"
     assert hash_tree(sample) == before
+
+
+def test_restore_by_trash_name_and_refuses_a_guess(sample: Path) -> None:
+    for folder in ("A", "B", "C"):
+        (sample / folder).mkdir()
+        (sample / folder / "X.md").write_text(f"from {folder}\n")
+    moved = [forget(Vault(sample), f"{folder}/X") for folder in ("A", "B", "C")]
+    assert moved == [".trash/X.md", ".trash/X 2.md", ".trash/X 3.md"]
+    assert restore(Vault(sample), "X") == "A/X.md"  # X.md is exactly a trash name
+    with pytest.raises(UsageError, match="more than one note in the trash"):
+        restore(Vault(sample), "x")
+    assert restore(Vault(sample), "C/X") == "C/X.md"

@@ -73,3 +73,38 @@ def test_cli_reflect_twice(sample: Path) -> None:
     assert code == 0 and json.loads(out)["changed"]
     code, out, _ = run(sample, "reflect")
     assert (code, out.splitlines()[-1].split(";")[0]) == (0, "0 change(s)")
+
+
+def test_stale_list_is_stable_once_index_notes_exist(sample: Path) -> None:
+    later = dt.date(2027, 6, 1)
+    first = reflect(Vault(sample), today=later)
+    listed = (sample / "_vaultmem" / "Stale.md").read_text()
+    assert "[[Facts/Priya Nair - client count]]" in listed  # not saved by the index's links
+    assert first.changed and reflect(Vault(sample), today=later).changed == []
+    assert (sample / "_vaultmem" / "Stale.md").read_text() == listed
+
+
+def test_a_due_key_named_like_another_note_gets_its_own_lesson(sample: Path) -> None:
+    errors = sample / "Learnings" / "ERRORS.md"
+    errors.write_text(errors.read_text() + "".join(
+        f"\n## [ERR-2026112{i}-001] Upload timed out\n**Pattern-Key**: dataflow.timeout\n"
+        f"**Count**: {i}\n**Status**: pending\n**Logged**: 2026-11-2{i}\n\n### Action\n"
+        "Retry uploads once.\n" for i in (1, 2, 3)))
+    got = reflect(Vault(sample), today=NEXT_DAY)
+    assert got.warnings == []
+    lesson = (sample / "Lessons" / "dataflow lessons.md").read_text()
+    assert "## Rule\n- Retry uploads once.\n" in lesson
+    assert "**Promoted-To**: [[dataflow lessons]]" in errors.read_text()
+
+
+def test_long_and_unchecked_completions(sample: Path) -> None:
+    day = dt.datetime(2026, 12, 1, 9, 30)
+    long = ("Migrated the whole invoice pipeline to the new PaddleOCR server with GPU "
+            "batching and retries")
+    now_update(Vault(sample), "done", long, when=day)
+    board = sample / "NOW.md"
+    board.write_text(board.read_text() + "- [ ] Not finished yet\n")
+    reflect(Vault(sample), today=day.date() + dt.timedelta(days=1))
+    daily = (sample / "Daily" / "2026-12-01.md").read_text()
+    assert daily.count("Migrated the whole invoice pipeline") == 2  # title and text, once
+    assert "Not finished yet" not in daily

@@ -130,10 +130,20 @@ def promotion_target(vault: Vault, key: str, agent: str | None, area: str | None
         return same[0], None
     for entry in [] if area else prior:
         try:
-            return vault.note(entry.value("Promoted-To").strip("[]").split("|")[0]).id, None
+            before = vault.note(entry.value("Promoted-To").strip("[]").split("|")[0])
         except NoteNotFound:
             continue
-    return f"{folder}/{check_title(area or key.split('.')[0])}".removeprefix("/"), None
+        if before.type == "lesson":
+            return before.id, None
+    return _free(vault, folder, check_title(area or key.split(".")[0])), None
+
+
+def _free(vault: Vault, folder: str, name: str) -> str:
+    """``folder/name``, or ``folder/name lessons`` when another note has that name (its links
+    would become ambiguous)."""
+    wanted = f"{folder}/{name}".removeprefix("/")
+    taken = {i.rsplit("/", 1)[-1].casefold() for i in vault.notes if i != wanted}
+    return f"{wanted} lessons" if name.casefold() in taken else wanted
 
 
 def _lesson_change(count: int | None, rule: str | None,
@@ -168,7 +178,7 @@ def promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
                                 "status": "confirmed", "first_seen": logged.first}
     made = new_note(vault, "lesson", logged.lesson.rsplit("/", 1)[-1], fields=fields,
                     links={"agent": [logged.agent] if logged.agent else [], "source": [source]},
-                    when=when, dry_run=dry_run)
+                    force=True, when=when, dry_run=dry_run)  # the name is the key's: no guess
     if dry_run:
         made.messages.append(f"would add the rule and {len(sources)} sources")
     else:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..errors import UsageError, VaultmemError
 from ..model import Json, Note
@@ -14,7 +16,7 @@ from ..read.record import decode
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
 from ..write.entries import history_line
-from ..write.files import atomic_write, move, remove
+from ..write.files import atomic_write, file_lock, move, remove
 from ..write.props import set_properties
 from ..write.sections import append_to_section
 
@@ -22,6 +24,7 @@ from ..write.sections import append_to_section
 ENTRY_TYPES = {"person", "project", "decision", "lesson", "fact", "kpi"}
 TRASH = ".trash"
 MANIFEST = f"{TRASH}/.vaultmem-trash.json"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class StillLinked(VaultmemError):
@@ -58,7 +61,10 @@ def referenced(vault: Vault, today: dt.date, days: int) -> set[str]:
     since = (today - dt.timedelta(days=days)).isoformat()
     citers = [vault.notes[i] for i in ("NOW", "MEMORY") if i in vault.notes]
     citers += [n for n in vault.notes.values() if n.type == "daily" and (n.date or "") >= since]
-    citers += [decode(entry) for entry in vault.index.generated.values()]
+    # only context notes: the index and report notes link everything (and list the stale)
+    folder = vault.config.context_folder.rstrip("/") + "/"
+    citers += [decode(entry) for rel, entry in vault.index.generated.items()
+               if rel.startswith(folder)]
     found = set()
     for note in citers:
         for link in note.links:
@@ -105,6 +111,17 @@ def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
     return apply(vault, note.path, change, action="updated", dry_run=dry_run)
 
 
+def _locked(func: F) -> F:
+    """Run ``func`` holding the trash record's lock (two forgets at once keep both records)."""
+
+    @functools.wraps(func)
+    def wrapper(vault: Vault, *args: Any, **kwargs: Any) -> Any:
+        with file_lock(vault.root, MANIFEST):
+            return func(vault, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 def _manifest(vault: Vault) -> dict[str, Any]:
     """The trash record: trash file name -> where it came from and when."""
     path = vault.root / MANIFEST
@@ -122,6 +139,7 @@ def _save_manifest(vault: Vault, data: dict[str, Any]) -> None:
     atomic_write(vault.root / MANIFEST, text.encode("utf-8"))
 
 
+@_locked
 def forget(vault: Vault, name: str, *, force: bool = False, when: dt.datetime | None = None,
            dry_run: bool = False) -> str:
     """Move a note to the vault's ``.trash/`` (Obsidian's own), recording where it came from."""
@@ -147,16 +165,20 @@ def forget(vault: Vault, name: str, *, force: bool = False, when: dt.datetime | 
     return f"{TRASH}/{trash_name}"
 
 
+@_locked
 def restore(vault: Vault, name: str, *, dry_run: bool = False) -> str:
     """Put a forgotten note back where it was."""
     records = _manifest(vault)
     wanted = name.removesuffix(".md").casefold()
-    match = next((k for k, v in sorted(records.items())
-                  if wanted in (k.removesuffix(".md").casefold(),
-                                v["from"].removesuffix(".md").casefold(),
-                                Path(v["from"]).stem.casefold())), None)
-    if match is None:
+    exact = [k for k in records if k.removesuffix(".md").casefold() == wanted]
+    found = exact or sorted(k for k, v in records.items() if wanted in (
+        v["from"].removesuffix(".md").casefold(), Path(v["from"]).stem.casefold()))
+    if not found:
         raise NotInTrash(f"no note {name!r} in {TRASH}/; `vaultmem trash` lists what is there")
+    if len(found) > 1:
+        raise UsageError(f"{name!r} is more than one note in the trash; restore one by its "
+                         "trash name: " + ", ".join(found))
+    match = found[0]
     origin = str(records[match]["from"])
     if (vault.root / origin).exists():
         raise UsageError(f"{origin} exists again; move or rename it before restoring")
@@ -169,6 +191,7 @@ def restore(vault: Vault, name: str, *, dry_run: bool = False) -> str:
     return origin
 
 
+@_locked
 def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None,
           dry_run: bool = False) -> list[Json]:
     """What the trash holds (oldest first); ``purge`` deletes what is past the retention."""

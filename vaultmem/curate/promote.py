@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from ..errors import UsageError
+from ..errors import UsageError, VaultmemError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
 from ..write.entries import link_to
@@ -75,9 +75,12 @@ def _marking(key: str, marks: dict[str, str]) -> Callable[[str | None], str]:
     return change
 
 
-def promote_due(vault: Vault, *, when: dt.datetime | None = None,
-                dry_run: bool = False) -> list[WriteResult]:
-    """Promote every due key of the learnings files; nothing is due the second time."""
+def promote_due(vault: Vault, *, when: dt.datetime | None = None, dry_run: bool = False,
+                on_error: Callable[[str], None] | None = None) -> list[WriteResult]:
+    """Promote every due key of the learnings files; nothing is due the second time.
+
+    A key whose lesson cannot be written raises, or with ``on_error`` is reported and skipped.
+    """
     when, results = when or dt.datetime.now(), []
     folder = vault.config.folders.get("learning", "Learnings")
     for stem, _ in KINDS.values():
@@ -89,7 +92,13 @@ def promote_due(vault: Vault, *, when: dt.datetime | None = None,
         for key, count, mine in due_keys(text):
             logged = _logged(vault, rel, key, count, mine)
             marks = {"Count": str(count), "Status": "promoted", "Promoted-To": logged.link or ""}
-            results.append(apply(vault, rel, _marking(key, marks), action="updated",
-                                 dry_run=dry_run))
-            results.append(promote(vault, logged, _rule(lines, mine[-1], starts), when, dry_run))
+            try:  # the lesson first: entries are marked promoted only once it holds the rule
+                lesson = promote(vault, logged, _rule(lines, mine[-1], starts), when, dry_run)
+            except VaultmemError as exc:
+                if on_error is None:
+                    raise
+                on_error(f"{key} in {rel} was not promoted: {exc}")
+                continue
+            results += [apply(vault, rel, _marking(key, marks), action="updated",
+                              dry_run=dry_run), lesson]
     return results

@@ -9,7 +9,7 @@ from ..model import Json
 from ..vault import Vault
 from ..write.apply import WriteResult
 from ..write.generated import generated_text, write_generated
-from ..write.journal import SECTIONS, append_daily, daily_path, now_update
+from ..write.journal import SECTIONS, append_daily, daily_path, done_title, now_update
 from ..write.sections import section_lines
 from .lifecycle import stale
 from .promote import promote_due
@@ -38,10 +38,12 @@ class Reflection:
                 "daily_entries": self.daily_entries}
 
 
-def _item(line: str) -> str:
-    """A completion's text without its bullet and checkbox."""
+def _item(line: str) -> str | None:
+    """A completion's text without its bullet and checkbox; None for an unchecked box."""
     text = line.strip().lstrip("-*+ ").strip()
-    return text[3:].strip() if text[:3].lower() in ("[x]", "[ ]") else text
+    if text.startswith("[ ]"):
+        return None
+    return text[3:].strip() if text[:3].lower() == "[x]" else text
 
 
 def roll_completions(vault: Vault, today: dt.date, *, dry_run: bool = False) -> list[WriteResult]:
@@ -50,15 +52,15 @@ def roll_completions(vault: Vault, today: dt.date, *, dry_run: bool = False) -> 
         return []
     board = vault.notes["NOW"]
     day = str(board.frontmatter.get("updated") or "")[:10]
-    items = [_item(i) for i in section_lines(vault.note_text("NOW"), SECTIONS["completions"])
-             if i.strip()]
+    items = [i for i in map(_item, section_lines(vault.note_text("NOW"),
+                                                 SECTIONS["completions"])) if i]
     if not items or not day or day >= today.isoformat():
         return []
     when = dt.datetime.combine(dt.date.fromisoformat(day), ROLL_TIME)
     note = vault.notes.get(daily_path(vault, when.date())[:-3])
     logged = {h.text.split(" — ", 1)[-1] for h in note.headings} if note else set()
-    results = [append_daily(vault, item, title=f"Done: {item}", when=when, dry_run=dry_run)
-               for item in items if f"Done: {item}" not in logged]
+    results = [append_daily(vault, item, title=done_title(item), when=when, dry_run=dry_run)
+               for item in items if done_title(item) not in logged]
     now = dt.datetime.combine(today, dt.datetime.now().time().replace(second=0, microsecond=0))
     return results + now_update(vault, "clear", "completions", when=now, dry_run=dry_run)
 
@@ -91,7 +93,7 @@ def reflect(vault: Vault, *, days: int = 7, today: dt.date | None = None,
     since = (today - dt.timedelta(days=days)).isoformat()
     out.daily_entries = sum(len(n.headings) for n in vault.notes.values()
                             if n.type == "daily" and (n.date or "") >= since)
-    out.results += promote_due(vault, when=when, dry_run=dry_run)
+    out.results += promote_due(vault, when=when, dry_run=dry_run, on_error=out.warnings.append)
     out.results += roll_completions(vault, today, dry_run=dry_run)
     out.results += _refresh(vault, today, dry_run)
     memory = vault.note_text("MEMORY") if "MEMORY" in vault.notes else ""

@@ -11,7 +11,7 @@ from ..model import Json, Note
 from ..read.parse import parse_note
 from ..secrets import check_text
 from ..vault import Vault
-from .files import read_bytes, update
+from .files import inside, read_bytes, update
 
 Check = Callable[[Note], str | None]  # returns what is wrong, or None
 
@@ -91,7 +91,7 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
     run = checked(vault, rel, change, check)
     note_id = rel.removesuffix(".md")
     if dry_run:
-        data = read_bytes(vault.root / rel)
+        data = read_bytes(inside(vault.root, rel))  # a dry run refuses what the write would
         before = data.decode("utf-8") if data is not None else None
         after = run(before)
         if after is None or after == before:

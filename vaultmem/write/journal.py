@@ -69,6 +69,11 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     return apply(vault, rel, change, action="appended", check=check, dry_run=dry_run)
 
 
+def done_title(text: str) -> str:
+    """The daily entry title of a finished NOW item (shortened like any entry title)."""
+    return f"Done: {text}" if len(text) <= TITLE_MAX else f"Done: {entry_title(text)}"
+
+
 def _now_base(vault: Vault, old: str | None, when: dt.datetime) -> str:
     """NOW.md as it is, or a new board from the template."""
     return old if old is not None else render(template_text(vault.config, "now"), vault.config,
@@ -91,8 +96,8 @@ def now_update(vault: Vault, action: str, text: str | None = None, *,
     results = [apply(vault, NOW_PATH, change, action="updated", dry_run=dry_run)]
     if action == "done":
         done = (text or "").strip()
-        results.append(append_daily(vault, done, title=f"Done: {done}" if len(done) <= TITLE_MAX
-                                    else f"Done: {entry_title(done)}", when=when, dry_run=dry_run))
+        results.append(append_daily(vault, done, title=done_title(done), when=when,
+                                    dry_run=dry_run))
     return results
 
 
