@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from vaultmem.curate.council import export_council
-from vaultmem.curate.council_import import CouncilFormatError, import_council
+from vaultmem.curate.council_check import CouncilFormatError
+from vaultmem.curate.council_import import import_council
 from vaultmem.model import Json
 from vaultmem.secrets import SecretRefused
 from vaultmem.vault import Vault
@@ -125,6 +126,13 @@ def test_import_into_its_own_vault_is_a_no_op(sample: Path) -> None:
     (lambda d: d["sessions"][0]["entries"][1].update(time="noon"), "sessions[0].entries[1]"),
     (lambda d: d.update(kpis={}), "kpis: expected a list"),
     (lambda d: d.update(format="other"), "not a council-json document"),
+    (lambda d: d["sessions"][2].update(date="2026-02-30"), "sessions[2]: 'date'"),
+    (lambda d: d["sessions"][0]["entries"][1].update(time="25:99"), "sessions[0].entries[1]"),
+    (lambda d: d["kpis"][0].update(history=["0.9"]), "kpis[0]: 'history' must be a list of"),
+    (lambda d: d["decisions"][0].update(history=[{"text": "x"}]), "decisions[0]: 'history'"),
+    (lambda d: d["lessons"][0].update(sources="abc"), "lessons[0]: 'sources' must be a list"),
+    (lambda d: d["decisions"][0].update(date="soon"), "decisions[0]: 'date' must be a date"),
+    (lambda d: d["facts"][0].update(attribute="two words"), "facts[0]: 'two words' cannot"),
 ])
 def test_invalid_document_writes_nothing(sample: Path, tmp_path: Path, change: object,
                                          message: str) -> None:
@@ -190,3 +198,17 @@ def test_cli_export_then_import_twice(sample: Path, tmp_path: Path) -> None:
     (tmp_path / "broken.json").write_text("{")
     code, _, err = run(target, "import", "council-json", str(tmp_path / "broken.json"))
     assert code == 2 and "not a JSON file" in err
+
+
+def test_undated_facts_and_untitled_entries_import_once(tmp_path: Path) -> None:
+    data = {"format": "council-json", "version": 1,
+            "facts": [{"entity": "Projects/Moonshot", "attribute": "budget", "value": 5000,
+                       "kind": "fact-note", "id": "Facts/Moonshot budget"}],
+            "sessions": [{"date": "2026-11-02", "entries": [{"time": "10:00",
+                                                             "text": "only text here"}]}]}
+    target = fresh(tmp_path)
+    first = import_council(Vault(target), data, when=WHEN)
+    assert [r.path for r in first.results] == ["Daily/2026-11-02.md", "Facts/Moonshot budget.md"]
+    before = hash_tree(target)
+    assert import_council(Vault(target), data, when=WHEN).results == []
+    assert hash_tree(target) == before

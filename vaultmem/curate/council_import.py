@@ -3,36 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InvalidTitle, NoteNotFound, UsageError
+from ..errors import NoteNotFound
 from ..model import Json, Note
-from ..names import check_title
 from ..vault import Vault
-from ..write.apply import WriteResult, apply, guard
+from ..write.apply import WriteResult, apply
 from ..write.entries import find_duplicate, new_note
 from ..write.facts import record_fact
-from ..write.journal import append_daily, daily_path
+from ..write.journal import append_daily, daily_path, entry_title
 from ..write.props import Value
 from ..write.sections import append_to_section
-from .council import ENTITY_TYPES, FORMAT, VERSION, stated_facts
+from .council import ENTITY_TYPES, stated_facts
+from .council_check import DAY, TIME, title_of, validate
 from .facts import value_key
 from .kpis import record_kpi
 
-SECTIONS = ("facts", "decisions", "kpis", "lessons", "sessions")
-REQUIRED = {"facts": ("entity", "attribute", "value"), "decisions": ("id",), "kpis": ("id",),
-            "lessons": ("id",), "sessions": ("date", "entries")}
-DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-TIME = re.compile(r"(\d{1,2}):(\d{2})")
 FactKey = tuple[str, str, str, str]
-
-
-class CouncilFormatError(UsageError):
-    """A council-json document does not have the expected shape; nothing was written."""
 
 
 @dataclass
@@ -41,69 +30,6 @@ class ImportReport:
 
     results: list[WriteResult] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-
-
-def validate(vault: Vault, data: object) -> Json:
-    """``data`` checked (shape, required keys, titles, no secrets); CouncilFormatError if not."""
-    if not isinstance(data, dict):
-        raise CouncilFormatError("a council-json document is a JSON object")
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        found = f"format {data.get('format')!r}, version {data.get('version')!r}"
-        raise CouncilFormatError(f"not a {FORMAT} document of version {VERSION} ({found})")
-    for section in SECTIONS:
-        items = data.get(section, [])
-        if not isinstance(items, list):
-            raise CouncilFormatError(f"{section}: expected a list")
-        for index, item in enumerate(items):
-            _check_item(vault, section, f"{section}[{index}]", item)
-    return data
-
-
-def _check_item(vault: Vault, section: str, where: str, item: object) -> None:
-    """One item: an object with its required keys, a usable title and no credentials."""
-    if not isinstance(item, dict):
-        raise CouncilFormatError(f"{where}: expected an object")
-    for key in REQUIRED[section]:
-        if item.get(key) in (None, "", []):
-            raise CouncilFormatError(f"{where}: missing {key!r}")
-    if section == "facts" and not isinstance(item["value"], str | int | float | bool):
-        raise CouncilFormatError(f"{where}: 'value' must be text, a number or true/false")
-    if section == "sessions":
-        _check_session(where, item)
-    elif section != "facts":
-        try:
-            check_title(_title(item))
-        except InvalidTitle as error:
-            raise CouncilFormatError(f"{where}: {error}") from None
-    guard(vault, *_strings(item), where=where)
-
-
-def _check_session(where: str, item: Json) -> None:
-    """A session: an ISO date and a list of entries with text or a title and an HH:MM time."""
-    if not isinstance(item["date"], str) or not DAY.fullmatch(item["date"]):
-        raise CouncilFormatError(f"{where}: 'date' must be YYYY-MM-DD")
-    if not isinstance(item["entries"], list):
-        raise CouncilFormatError(f"{where}: 'entries' must be a list")
-    for index, entry in enumerate(item["entries"]):
-        ok = isinstance(entry, dict) and (entry.get("text") or entry.get("title")) and \
-            TIME.fullmatch(str(entry.get("time") or "0:00"))
-        if not ok:
-            raise CouncilFormatError(f"{where}.entries[{index}]: needs a text or a title, "
-                                     "and a time as HH:MM")
-
-
-def _strings(value: object) -> Iterator[str]:
-    """Every string in a JSON value (keys too)."""
-    if isinstance(value, str):
-        yield value
-    inner = [*value.keys(), *value.values()] if isinstance(value, dict) else value
-    for part in inner if isinstance(inner, list) else []:
-        yield from _strings(part)
-
-
-def _title(item: Json) -> str:
-    """An item's title: ``title`` or ``name``, else the last part of its id."""
-    return str(item.get("title") or item.get("name") or str(item["id"]).rsplit("/", 1)[-1])
 
 
 def import_council(vault: Vault, data: object, *, dry_run: bool = False,
@@ -134,7 +60,7 @@ def import_council(vault: Vault, data: object, *, dry_run: bool = False,
 def _note(vault: Vault, report: ImportReport, where: str, kind: str, item: Json,
           write: Any) -> None:
     """Run ``write`` unless a note like the item's title exists (then report it skipped)."""
-    existing = find_duplicate(vault, kind, _title(item))
+    existing = find_duplicate(vault, kind, title_of(item))
     if existing is not None:
         report.skipped.append(f"{where} {item['id']}: [[{existing.id}]] exists")
     else:
@@ -153,14 +79,14 @@ def _decision(vault: Vault, item: Json, dry_run: bool, when: dt.datetime) -> lis
     body = f"Related: {body}\n" if body else ""
     history = [f"- {h['date']}: {h['text']}" for h in item.get("history") or []]
     body += "\n## History\n" + "\n".join(history) + "\n" if history else ""
-    return [new_note(vault, "decision", _title(item), fields=fields, links=links,
+    return [new_note(vault, "decision", title_of(item), fields=fields, links=links,
                      body=body or None, dry_run=dry_run, when=when)]
 
 
 def _kpi(vault: Vault, item: Json, dry_run: bool, when: dt.datetime) -> list[WriteResult]:
     """A KPI note, then one measurement per dated history row (not in a dry run)."""
     fields = {key: item.get(key) for key in ("value", "target", "unit", "updated")}
-    results = [new_note(vault, "kpi", _title(item), fields=fields, dry_run=dry_run, when=when)]
+    results = [new_note(vault, "kpi", title_of(item), fields=fields, dry_run=dry_run, when=when)]
     for row in [] if dry_run else item.get("history") or []:
         if DAY.fullmatch(str(row.get("date"))):
             day = dt.datetime.fromisoformat(str(row["date"]))
@@ -173,7 +99,7 @@ def _lesson(vault: Vault, item: Json, dry_run: bool, when: dt.datetime) -> list[
     fields = {key: item.get(key) for key in ("pattern_key", "count", "status")}
     links = {"agent": [item.get("agent") or ""], "applies_to": [item.get("applies_to") or ""],
              "source": list(item.get("sources") or [])}
-    results = [new_note(vault, "lesson", _title(item), fields=fields, links=links,
+    results = [new_note(vault, "lesson", title_of(item), fields=fields, links=links,
                         dry_run=dry_run, when=when)]
     rule = str(item.get("rule") or "").strip()
     if rule and not dry_run:
@@ -193,7 +119,7 @@ def _session(vault: Vault, session: Json, report: ImportReport, dry_run: bool) -
         when = dt.datetime.combine(day, dt.time(int(hour), int(minute)))
         text = str(entry.get("text") or entry.get("title"))
         title = str(entry.get("title") or "") or None
-        if f"{when:%H:%M} — {title}" in have:
+        if f"{when:%H:%M} — {title or entry_title(text)}" in have:
             report.skipped.append(f"sessions {day}: entry {when:%H:%M} {title!r} exists")
             continue
         report.results.append(append_daily(vault, text, title=title, when=when, dry_run=dry_run))
@@ -219,8 +145,10 @@ def _facts(vault: Vault, facts: list[Json], report: ImportReport, dry_run: bool,
            when: dt.datetime) -> None:
     """Write the facts the vault does not state yet, grouped by entity."""
     known, groups = _known(vault), defaultdict(list)
+    undated = {key[:3] for key in known}  # a fact note made from the template gets a date
     for fact in facts:
-        if _key(vault, fact) in known:
+        key = _key(vault, fact)
+        if key in known or (not key[3] and key[:3] in undated):
             report.skipped.append(f"facts {fact.get('id') or fact['entity']}: already stated")
         else:
             groups[str(fact["entity"])].append(fact)
