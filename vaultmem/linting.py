@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from rapidfuzz import fuzz, process
 
 from .model import Finding, Link, Note
+from .read.sync import copy_of
 from .vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
-              "parse-error")
+              "parse-error", "conflict-markers", "sync-copy")
 
 
 def finding(kind: str, note: str, line: int | None, message: str, suggestion: str,
@@ -32,11 +33,16 @@ def lint(vault: Vault, *, orphans: bool = True) -> list[Finding]:
 
 
 def file_problems(vault: Vault) -> Iterator[Finding]:
-    """Files that could not be read or parsed cleanly."""
+    """Files that could not be read or parsed cleanly, and sync tools' conflict copies."""
     for problem in vault.index.problems:
         note = problem.path.removesuffix(".md")
         yield finding(problem.kind, note, problem.line, f"{problem.path}: {problem.message}",
                       "", problem.message)
+    for note_id in (i for i, role in vault.index.other.items() if role == "sync-copy"):
+        original = (copy_of(f"{note_id}.md") or "").removesuffix(".md")
+        yield finding("sync-copy", note_id, None, f"{note_id}.md: a sync tool's conflict copy "
+                      f"of [[{original}]]; it is not read as memory",
+                      f"merge what differs into [[{original}]], then delete the copy")
 
 
 def link_findings(vault: Vault, *, suggest: bool = True) -> Iterator[Finding]:

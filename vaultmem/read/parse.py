@@ -12,6 +12,7 @@ from ..config import Config
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 from . import frontmatter
 from .inline import split_wikilink
+from .sync import conflict_line
 from .syntax import make_parser
 from .types import daily_of, in_folder, note_type
 
@@ -66,6 +67,11 @@ def parse_with_body(path: str, data: bytes, config: Config) -> tuple[Note, str, 
     if "excalidraw-plugin" in meta.data:
         body = DRAWING.split(body, 1)[0]
     _read_body(note, body, meta.body_line)
+    line = conflict_line(text)
+    if line is not None:
+        note.problems.append(Problem(path, "conflict-markers", "git conflict markers (<<<<<<< "
+                                     "... >>>>>>>): two versions are mixed; keep one and delete "
+                                     "the marker lines", line))
     return note, body, meta.body_line
 
 

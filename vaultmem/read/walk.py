@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..config import Config
 from ..errors import ConfigError
 from ..model import Problem
+from .sync import copy_of
 from .types import in_folder
 
 
@@ -19,7 +20,7 @@ class FileInfo:
     path: str
     mtime_ns: int
     size: int
-    role: str = "source"  # source | template | excluded
+    role: str = "source"  # source | template | excluded | sync-copy
     change_ns: int = 0  # ctime and inode: a rewrite that keeps mtime and size still shows
     inode: int = 0
 
@@ -112,7 +113,9 @@ def _ignore_matcher(filters: list[str]) -> re.Pattern[str] | None:
 
 
 def _role(path: str, config: Config, ignore: re.Pattern[str] | None) -> str:
-    """``template``, ``excluded`` or ``source``."""
+    """``template``, ``excluded``, ``sync-copy`` (a sync tool's conflict copy) or ``source``."""
+    if copy_of(path):
+        return "sync-copy"
     if config.templates_folder and in_folder(path, config.templates_folder):
         return "template"
     if ignore is not None and ignore.match(path):
