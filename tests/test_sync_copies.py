@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -40,3 +41,16 @@ def test_git_conflict_markers_are_reported_with_their_line(sample: Path) -> None
     henrik.write_text(henrik.read_text() + "\n```diff" + MARKERS + "```\n")  # documented, fine
     found = [(f.notes[0], f.line) for f in lint(Vault(sample)) if f.kind == "conflict-markers"]
     assert found == [("People/Marco Diaz", lines + 2)]
+
+
+def test_conflicts_lists_copies_and_resolve_leaves_them_to_a_person(sample: Path) -> None:
+    lucy = sample / "People" / "Lucy Tan.md"
+    copy = lucy.with_name("Lucy Tan.sync-conflict-20261129-101500-ABCDEFG.md")
+    shutil.copy(lucy, copy)
+    code, out, _ = run(sample, "conflicts", "--kind", "sync-copy", "--json")
+    found = json.loads(out)["findings"]
+    assert code == 0 and [f["notes"] for f in found] == [
+        ["People/Lucy Tan", "People/Lucy Tan.sync-conflict-20261129-101500-ABCDEFG"]]
+    code, _, err = run(sample, "resolve", found[0]["id"], "--keep", "Lucy Tan")
+    assert code == 1 and "merge what differs into [[People/Lucy Tan]]" in err
+    assert copy.exists()

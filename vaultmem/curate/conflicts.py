@@ -15,11 +15,11 @@ from ..read.resolve import Resolver
 from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
 from ..vault import Vault
-from .duplicates import duplicate_findings
+from .duplicates import duplicate_findings, sync_copies
 from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
-         "expired-used")
+         "expired-used", "sync-copy")
 ACTIVE = {"approved", "active", "accepted", "confirmed", "current"}
 CITERS = ("MEMORY", "NOW")
 Supersedes = dict[str, set[str]]
@@ -78,6 +78,8 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
         found += [f for f in duplicate_findings(ledger.metas) if f.kind in kinds]
     if "expired-used" in kinds:
         found += expired_used(vault, ledger, today)
+    if "sync-copy" in kinds:
+        found += sync_copies(vault.index.other)
     if touching is not None:
         found = [f for f in found if touching & set(f.notes)]
     return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))

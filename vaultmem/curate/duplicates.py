@@ -13,6 +13,7 @@ from collections import defaultdict
 from rapidfuzz import fuzz, process
 
 from ..model import Finding
+from ..read.sync import copy_of
 from ..recall.doc import Meta
 
 SIMILAR = 92
@@ -113,4 +114,18 @@ def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
                 + ", ".join(f"[[{i}]]" for i in everyone),
                 "keep the alias on one note; links by alias never resolve in Obsidian anyway",
                 None, "ask the user", None, [f"[[{i}]]" for i in everyone]))
+    return found
+
+
+def sync_copies(other: dict[str, str]) -> list[Finding]:
+    """A sync tool's conflict copy beside its note (``other``: skipped note id -> role)."""
+    found = []
+    for copy in sorted(i for i, role in other.items() if role == "sync-copy"):
+        original = (copy_of(f"{copy}.md") or "").removesuffix(".md")
+        found.append(Finding(
+            _id("sync-copy", copy), "sync-copy", [original, copy],
+            f"{copy}.md is a sync tool's conflict copy of [[{original}]]; it is not read as "
+            "memory, so what only the copy says is missing",
+            f"merge what differs into [[{original}]], then delete the copy", None, "ask the user",
+            None, [f"[[{original}]]", f"{copy}.md"]))
     return found

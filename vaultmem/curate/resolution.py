@@ -31,7 +31,7 @@ def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: boo
     """Apply the choice for finding ``identifier``: ``keep`` a note, or the rule's winner."""
     when = when or dt.datetime.now()
     finding = _finding(vault, identifier, when.date())
-    if finding.kind in ("duplicate", "alias-clash", "expired-used"):
+    if finding.kind in ("duplicate", "alias-clash", "expired-used", "sync-copy"):
         raise ResolveRefused(f"{finding.id} is a {finding.kind}: {finding.suggestion}")
     winner = _winner(vault, finding, keep, auto)
     if finding.kind == "superseded-active" and winner != finding.winner:
