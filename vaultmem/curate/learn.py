@@ -9,34 +9,21 @@ from dataclasses import dataclass, field
 
 from ..errors import NoteNotFound, UsageError
 from ..names import check_title
-from ..read.parse import parse_note
 from ..vault import Vault
 from ..write.apply import WriteResult, apply, guard
 from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
-from ..write.props import Value, newline_of, set_properties
-from ..write.sections import NO_CONFIG, append_text, append_to_section, section_lines
+from ..write.props import Value, set_properties
+from ..write.sections import append_text, append_to_section, section_lines
+from .learnings import Entry as Entry  # re-exported: the format's entry type
+from .learnings import entries_of as entries_of
+from .learnings import first_logged, of_key, seen, set_fields
 
 KINDS = {"correction": ("LEARNINGS", "LRN"), "error": ("ERRORS", "ERR"),
          "request": ("FEATURE_REQUESTS", "FEAT")}
 PROMOTE_AT = 3
-ENTRY = re.compile(r"##\s+\[([A-Z]+)-(\d{8})-(\d+)\]")
-FIELD = re.compile(r"\*\*([\w-]+)\*\*:\s*(.*)")
 PATTERN_KEY = re.compile(r"[A-Za-z0-9][\w.-]*")
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)", re.MULTILINE)
-
-
-@dataclass
-class Entry:
-    """One raw entry of a learnings file: its id, heading line and ``**Field**: value`` lines."""
-
-    id: str
-    start: int
-    fields: dict[str, tuple[int, str]] = field(default_factory=dict)  # name: (line, value)
-
-    def value(self, name: str) -> str:
-        """A field's value, or ``""``."""
-        return self.fields.get(name, (0, ""))[1].strip()
 
 
 @dataclass
@@ -55,44 +42,10 @@ class Logged:
     again: bool = False  # the key had been promoted before
 
 
-def entries_of(text: str) -> list[Entry]:
-    """The ``## [ID] title`` entries of a learnings file (headings in code blocks are not)."""
-    lines = text.splitlines()
-    heads = [h.line - 1 for h in parse_note("x.md", text.encode("utf-8"), NO_CONFIG).headings
-             if h.level <= 2]
-    found = []
-    for start, end in zip(heads, [*heads[1:], len(lines)], strict=False):
-        match = ENTRY.match(lines[start].strip())
-        if match is None:
-            continue
-        found.append(Entry("-".join(match.groups()), start))
-        for line in range(start + 1, end):
-            got = FIELD.fullmatch(lines[line].strip())
-            if got is None:
-                break
-            found[-1].fields[got.group(1)] = (line, got.group(2))
-    return found
-
-
-def of_key(entries: list[Entry], key: str) -> list[Entry]:
-    """The entries of one pattern key (case does not matter)."""
-    return [e for e in entries if e.value("Pattern-Key").casefold() == key.casefold()]
-
-
-def set_fields(text: str, entries: list[Entry], values: dict[str, str]) -> str:
-    """These field values in each entry (missing ones added; a ``Promoted-To`` is kept)."""
-    lines, nl = text.splitlines(keepends=True), newline_of(text)
-    for entry in reversed(entries):
-        for name, value in values.items():
-            if name in entry.fields and name != "Promoted-To":
-                line = entry.fields[name][0]
-                lines[line] = f"**{name}**: {value}" + lines[line][len(lines[line].rstrip()):]
-        added = [f"**{k}**: {v}{nl}" for k, v in values.items() if k not in entry.fields]
-        at = max([entry.start, *(line for line, _ in entry.fields.values())]) + 1
-        if added and not lines[at - 1].endswith(("\n", "\r")):
-            lines[at - 1] += nl
-        lines[at:at] = added
-    return "".join(lines)
+def lesson_link(vault: Vault, rel: str, lesson: str) -> str:
+    """The link from learnings file ``rel`` to lesson note ``lesson`` (existing or to be)."""
+    shown = lesson if lesson in vault.notes else lesson.rsplit("/", 1)[-1]
+    return link_to(vault, rel[:-3], shown)
 
 
 def _block(logged: Logged, kind: str, text: str, context: str | None, action: str | None,
@@ -203,7 +156,6 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
                 texts: tuple[str, str | None, str | None]) -> Callable[[str | None], str]:
     """Append the entry; update the key's counts (and statuses, once promoted) in the file."""
     (stem, prefix), day = KINDS[kind], when.date().isoformat()
-    shown = logged.lesson if logged.lesson in vault.notes else logged.lesson.rsplit("/", 1)[-1]
 
     def change(old: str | None) -> str:
         base = old if old is not None else f"---\ntype: learning\n---\n# {stem}\n"
@@ -212,13 +164,12 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
         taken = [int(e.id.rsplit("-", 1)[1]) for e in entries
                  if e.id.startswith(f"{prefix}-{when:%Y%m%d}-")]
         logged.id = f"{prefix}-{when:%Y%m%d}-{max(taken, default=0) + 1:03d}"
-        counts = [int(c) if c.isdigit() else 1 for c in (e.value("Count") for e in prior)]
-        logged.count = max([len(prior), *counts]) + 1
+        logged.count = seen(prior) + 1
         logged.sources = [*(e.id for e in prior), logged.id]
-        logged.first = min([day, *(e.value("Logged") for e in prior if e.value("Logged"))])
+        logged.first = first_logged(prior, day)
         logged.again = any(e.value("Status") == "promoted" for e in prior)
-        logged.link = link_to(vault, logged.rel[:-3], shown) if logged.count >= PROMOTE_AT \
-            else None
+        logged.link = lesson_link(vault, logged.rel, logged.lesson) \
+            if logged.count >= PROMOTE_AT else None
         update = {"Count": str(logged.count)}
         update |= {"Status": "promoted", "Promoted-To": logged.link} if logged.link else {}
         return append_text(set_fields(base, prior, update), _block(logged, kind, *texts, day))

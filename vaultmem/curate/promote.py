@@ -8,18 +8,8 @@ from collections.abc import Callable
 from ..errors import UsageError, VaultmemError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
-from ..write.entries import link_to
-from .learn import (
-    KINDS,
-    PROMOTE_AT,
-    Entry,
-    Logged,
-    entries_of,
-    of_key,
-    promote,
-    promotion_target,
-    set_fields,
-)
+from .learn import KINDS, PROMOTE_AT, Logged, lesson_link, promote, promotion_target
+from .learnings import Entry, entries_of, first_logged, of_key, seen, set_fields
 
 RULE_SECTIONS = ("Learning", "Action", "Context")
 
@@ -46,8 +36,7 @@ def due_keys(text: str) -> list[tuple[str, int, list[Entry]]]:
     found = []
     for key in sorted({e.value("Pattern-Key") for e in entries} - {""}):
         mine = of_key(entries, key)
-        counts = [int(c) for c in (e.value("Count") for e in mine) if c.isdigit()]
-        count = max([len(mine), *counts])
+        count = seen(mine)
         if count >= PROMOTE_AT and any(e.value("Status") != "promoted" for e in mine):
             found.append((key, count, mine))
     return found
@@ -56,11 +45,10 @@ def due_keys(text: str) -> list[tuple[str, int, list[Entry]]]:
 def _logged(vault: Vault, rel: str, key: str, count: int, mine: list[Entry]) -> Logged:
     """What a promotion of ``key`` needs to know, as if its last entry had just been logged."""
     logged = Logged(key, rel, *promotion_target(vault, key, None, None, mine))
-    shown = logged.lesson if logged.lesson in vault.notes else logged.lesson.rsplit("/", 1)[-1]
     logged.count, logged.sources = count, [e.id for e in mine]
-    logged.first = min([e.value("Logged") for e in mine if e.value("Logged")] or [""])
+    logged.first = first_logged(mine)
     logged.again = any(e.value("Status") == "promoted" for e in mine)
-    logged.link = link_to(vault, rel[:-3], shown)
+    logged.link = lesson_link(vault, rel, logged.lesson)
     return logged
 
 
