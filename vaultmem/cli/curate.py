@@ -37,7 +37,8 @@ def _text(findings: list[Finding]) -> str:
 @with_vault
 def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: bool,
                       as_json: bool) -> None:
-    """Find conflicting memory: facts, decisions, superseded entries, duplicates, aliases.
+    """Find conflicting memory: facts, decisions, superseded entries, duplicates, aliases,
+    expired facts still cited, and sync tools' conflict copies.
 
     \b
     Example:
