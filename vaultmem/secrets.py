@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 from .errors import ConfigError, VaultmemError
 
@@ -16,11 +17,11 @@ MIN_ENTROPY = 4.0  # bits per character
 MIN_SWITCH_RATIO = 0.4  # random text changes case/digit class often; words and paths do not
 MAX_LISTED = 5  # hits named in a refusal message
 
-_OPERATOR = r"[\"'*`_]*[ \t]*(?::=|=>|[:=\uff1a])[*_]*[ \t]*[\"'`]?"
+_OPERATOR = r"[\"'*`_]*[ \t]*(?:::|:=|=>|[:=\uff1a])[*_]*[ \t]*[\"'`]?"
 _VALUE = (
     r"(?P<secret>(?<=[\"'`])[^\s\"'`](?:[^\"'`\n]*[^\s\"'`])?(?=[\"'`])"  # quoted
     r"|(?<==)[^\s\"'`,;&]+"  # key=value with no space, as in shell options and URLs
-    r"|(?<![\"'`])[^\s\"'`,;]+(?=[ \t]*(?:[,;&)\]}#`]|$)))"  # a lone word ending the line
+    r"|(?<![\"'`])[^\s\"'`,;]*[^\s\"'`,;)\]}](?=[ \t]*(?:[,;&)\]}#`]|$)))"  # a lone word ending
 )
 
 DEFAULT_PATTERNS: dict[str, str] = {
@@ -154,6 +155,45 @@ def redact(text: str, extra: Mapping[str, str] | None = None) -> str:
         cursor = hit.end
     return "".join(parts) + text[cursor:]
 
+
+
+def redact_data(value: Any, extra: Mapping[str, str] | None = None) -> Any:
+    """A JSON-like ``value`` with every string redacted; a string under a key is checked with
+    its key, so ``{"password": "hunter2x"}`` is caught as the line ``password: hunter2x`` is
+    (in a record ``{"key"|"attribute"|"name": k, "value": v}``, ``v`` is read with ``k``).
+
+    >>> redact_data({"password": "hunter2x", "n": [1, "ok"]})
+    {'password': '[REDACTED:password assignment]', 'n': [1, 'ok']}
+    """
+    if isinstance(value, str):
+        return redact(value, extra)
+    if isinstance(value, list | tuple):
+        return [redact_data(item, extra) for item in value]
+    if isinstance(value, dict):
+        named = next((value[k] for k in ("key", "attribute", "name")
+                      if isinstance(value.get(k), str)), None)
+        return {key: _keyed(named if key == "value" and named else str(key), item, extra)
+                for key, item in value.items()}
+    return value
+
+
+def _keyed(key: str, value: Any, extra: Mapping[str, str] | None) -> Any:
+    """``value`` redacted, a string read as the value of ``key: value``."""
+    if isinstance(value, str):
+        return redact_value(key, value, extra)
+    return redact_data(value, extra)
+
+
+def redact_value(key: str, value: str, extra: Mapping[str, str] | None = None) -> str:
+    """``value`` redacted as the value of the line ``key: value`` (a property or a fact).
+
+    >>> redact_value("password", "hunter2x")
+    '[REDACTED:password assignment]'
+    """
+    line = f"{key}: {value}"
+    hidden = redact(line, extra)
+    prefix = f"{key}: "
+    return hidden[len(prefix):] if hidden.startswith(prefix) else hidden
 
 def _ranked(extra: Mapping[str, str] | None) -> list[tuple[str, re.Pattern[str]]]:
     """Patterns, most specific first; a user pattern named like a default replaces it."""

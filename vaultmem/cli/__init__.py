@@ -7,13 +7,14 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
 from .. import __version__
 from ..errors import VaultmemError
+from ..secrets import redact, redact_data
 from ..vault import Vault
 
 BAR_MIN = 500
@@ -100,11 +101,24 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def emit(data: Any, text: Callable[[Any], str], as_json: bool) -> None:
-    """Print ``data`` as JSON or through its text renderer."""
+    """Print ``data`` as JSON or through its text renderer, credentials redacted."""
     if as_json:
+        data = redact_data(data, secret_patterns())
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
-        click.echo(text(data))
+        say(text(data))
+
+
+def say(text: str, *, nl: bool = True) -> None:
+    """Print vault-derived ``text`` to stdout with every credential redacted."""
+    click.echo(redact(text, secret_patterns()), nl=nl)
+
+
+def secret_patterns() -> Mapping[str, str] | None:
+    """The opened vault's own secret patterns (None: only the built-in kinds)."""
+    ctx = click.get_current_context(silent=True)
+    opener = ctx.find_root().obj if ctx is not None else None
+    return opener().config.secret_patterns if callable(opener) else None
 
 
 def with_vault(func: Callable[..., Any]) -> Callable[..., Any]:

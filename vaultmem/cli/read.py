@@ -13,7 +13,7 @@ from ..export import export_graph
 from ..graph import neighbourhood
 from ..linting import FILE_KINDS, KINDS, lint
 from ..vault import Vault
-from . import cli, emit, json_option, with_vault
+from . import cli, emit, json_option, say, with_vault
 
 
 @cli.command()
@@ -97,6 +97,6 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: boo
     if as_json:
         emit({"findings": [f.to_dict() for f in findings]}, str, True)
     else:
-        click.echo(report.findings_text(findings))
+        say(report.findings_text(findings))
     if check and findings:
         sys.exit(1)

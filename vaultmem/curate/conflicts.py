@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import astuple
 
 from ..model import Fact, Finding
@@ -14,6 +14,7 @@ from ..read.cache import Cache, folder_stamp
 from ..read.resolve import Resolver
 from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
+from ..secrets import redact_value
 from ..vault import Vault
 from .duplicates import duplicate_findings, sync_copies
 from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
@@ -104,7 +105,7 @@ def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding
         current = [f for f in facts if holds(f, ledger, today)]
         values = {value_key(f.value, f.source, resolver) for f in current}
         if len(values) > 1:
-            found.append(_fact_finding(entity, current, ledger))
+            found.append(_fact_finding(entity, current, ledger, vault.config.secret_patterns))
     return found
 
 
@@ -113,11 +114,13 @@ def _where(fact: Fact) -> str:
     return f"[[{fact.source}]]:{fact.line}"
 
 
-def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger) -> Finding:
-    """One fact conflict, with the rule that picks a winner."""
+def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger,
+                  secrets: Mapping[str, str]) -> Finding:
+    """One fact conflict, with the rule that picks a winner (credential values redacted)."""
     facts = sorted(facts, key=lambda f: (f.source, f.line))
     attribute = facts[0].attribute
-    said = "; ".join(f"{f.value} ({_where(f)})" for f in facts)
+    said = "; ".join(f"{redact_value(attribute, str(f.value), secrets)} ({_where(f)})"
+                     for f in facts)
     winner, rule = choose(facts, ledger)
     notes = sorted({f.source for f in facts} | ({entity} if entity in ledger.metas else set()))
     ident = finding_id("fact-conflict", entity, attribute.casefold())

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Json, Note
+from ..secrets import redact_data
 from ..vault import Vault
 from ..write.facts import parse_value
 from ..write.sections import section_lines, section_span
@@ -24,7 +25,8 @@ RULE = re.compile(r"^\*\*(?:candidate )?rule:\*\*\s*(.*)$", re.IGNORECASE)
 
 
 def export_council(vault: Vault) -> Json:
-    """The vault's facts, decisions, KPIs, lessons and daily sessions, each list sorted by id."""
+    """The vault's facts, decisions, KPIs, lessons and daily sessions, each list sorted by id;
+    credentials in them are redacted (an export never carries a secret out of the vault)."""
     sections = {"facts": export_facts(vault), "decisions": _of_type(vault, "decision", _decision),
                 "kpis": [_kpi(vault, n) for n in vault.notes.values() if n.type == "kpi"],
                 "lessons": _of_type(vault, "lesson", _lesson),
@@ -32,7 +34,7 @@ def export_council(vault: Vault) -> Json:
     data: Json = {"format": FORMAT, "version": VERSION}
     data.update({key: sorted(items, key=lambda item: str(item["id"]))
                  for key, items in sections.items()})
-    return data
+    return dict(redact_data(data, vault.config.secret_patterns))
 
 
 def _of_type(vault: Vault, kind: str, convert: Any) -> list[Json]:

@@ -15,6 +15,7 @@ from ..curate.conflicts import KINDS, find_conflicts
 from ..errors import UsageError, VaultmemError
 from ..read.scan import Index
 from ..recall.search import Filters, search
+from ..secrets import redact, redact_data
 from ..vault import Vault
 from ..write.apply import WriteResult
 
@@ -47,10 +48,10 @@ def compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def written(results: Sequence[WriteResult]) -> str:
-    """Write results as compact JSON, empty fields left out."""
+def written(results: Sequence[WriteResult]) -> dict[str, Any]:
+    """Write results for JSON, empty fields left out."""
     rows = [{k: v for k, v in r.to_dict().items() if v not in (None, [], "")} for r in results]
-    return compact({"results": rows})
+    return {"results": rows}
 
 
 def same_files(new: Index, old: Index) -> bool:
@@ -94,6 +95,17 @@ class Tools:
             self.vault = latest
         return self.vault
 
+    def out(self, answer: str | dict[str, Any]) -> str:
+        """A tool's answer, text or compact JSON, with every credential redacted."""
+        extra = self.vault.config.secret_patterns
+        if isinstance(answer, str):
+            return redact(answer, extra)
+        return compact(redact_data(answer, extra))
+
+    def written(self, results: Sequence[WriteResult]) -> str:
+        """What a writing tool did, as compact JSON (credentials redacted)."""
+        return self.out(written(results))
+
     # -- reading -------------------------------------------------------------------------
 
     def search(
@@ -120,7 +132,7 @@ class Tools:
         with self.fresh() as vault:
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
                           limit=limit)
-            return compact({"query": query, "results": [h.to_dict() for h in hits]})
+            return self.out({"query": query, "results": [h.to_dict() for h in hits]})
 
     def related(
         self,
@@ -137,7 +149,7 @@ class Tools:
             note_id = vault.note(note).id
             text = similar(vault, vault.note_text(note_id), exclude=note_id)
             items = related(vault.graph, note_id, limit=limit, depth=depth, text=text)
-            return compact({"note": note_id, "results": [i.to_dict() for i in items]})
+            return self.out({"note": note_id, "results": [i.to_dict() for i in items]})
 
     def context(
         self,
@@ -153,7 +165,8 @@ class Tools:
         from ..recall.context import build_context
 
         with self.fresh() as vault:
-            return build_context(vault, agent=agent, query=query, note=note, budget=budget).text
+            return self.out(build_context(vault, agent=agent, query=query, note=note,
+                                          budget=budget).text)
 
     def show(
         self,
@@ -165,8 +178,8 @@ class Tools:
         with self.fresh() as vault:
             found = vault.note(note)
             if content:
-                return report.note_with_text(vault, found)
-            return report.note_text(report.note_data(vault, found))
+                return self.out(report.note_with_text(vault, found))
+            return self.out(report.note_text(report.note_data(vault, found)))
 
     def conflicts(
         self,
@@ -179,4 +192,4 @@ class Tools:
             if unknown:
                 raise UsageError(f"unknown kind {', '.join(unknown)}; use {', '.join(KINDS)}")
             found = find_conflicts(vault, kinds=tuple(kinds or KINDS))
-            return compact({"findings": [f.to_dict() for f in found]})
+            return self.out({"findings": [f.to_dict() for f in found]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from ..write import entries, facts, journal
-from .mcp_tools import Body, DryRun, Field, Force, Source, Tools, moment, written
+from .mcp_tools import Body, DryRun, Field, Force, Source, Tools, moment
 
 
 class WriteTools(Tools):
@@ -20,8 +20,8 @@ class WriteTools(Tools):
     ) -> str:
         """Append a timestamped entry to today's daily note."""
         with self.fresh() as vault:
-            return written([journal.append_daily(vault, text, title=title, when=moment(),
-                                                 dry_run=dry_run)])
+            return self.written([journal.append_daily(vault, text, title=title, when=moment(),
+                                                      dry_run=dry_run)])
 
     def fact(
         self,
@@ -39,9 +39,9 @@ class WriteTools(Tools):
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
         with self.fresh() as vault:
-            return written([facts.record_fact(vault, entity, attribute, value, source=source,
-                                              confidence=confidence, valid_from=valid_from,
-                                              when=moment(), dry_run=dry_run)])
+            return self.written([facts.record_fact(vault, entity, attribute, value, source=source,
+                                                   confidence=confidence, valid_from=valid_from,
+                                                   when=moment(), dry_run=dry_run)])
 
     def decide(
         self,
@@ -62,11 +62,11 @@ class WriteTools(Tools):
     ) -> str:
         """Record a decision note."""
         with self.fresh() as vault:
-            return written(entries.decide(vault, title, topic=topic, by=by,
-                                          supersedes=supersedes, rationale=rationale,
-                                          status=status, alternatives=alternatives or (),
-                                          body=body, force=force, dry_run=dry_run,
-                                          when=moment()))
+            return self.written(entries.decide(vault, title, topic=topic, by=by,
+                                               supersedes=supersedes, rationale=rationale,
+                                               status=status, alternatives=alternatives or (),
+                                               body=body, force=force, dry_run=dry_run,
+                                               when=moment()))
 
     def lesson(
         self,
@@ -86,10 +86,11 @@ class WriteTools(Tools):
     ) -> str:
         """Record a lesson note for an agent."""
         with self.fresh() as vault:
-            return written([entries.lesson(vault, title, agent=agent, pattern_key=pattern_key,
-                                           applies_to=applies_to, source=source,
-                                           status=status, body=body, force=force,
-                                           dry_run=dry_run, when=moment())])
+            return self.written([entries.lesson(vault, title, agent=agent,
+                                                pattern_key=pattern_key,
+                                                applies_to=applies_to, source=source,
+                                                status=status, body=body, force=force,
+                                                dry_run=dry_run, when=moment())])
 
     def learn(
         self,
@@ -111,9 +112,9 @@ class WriteTools(Tools):
         from ..curate.learn import learn
 
         with self.fresh() as vault:
-            return written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
-                                 action=action, agent=agent, area=area, when=moment(),
-                                 dry_run=dry_run))
+            return self.written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
+                                      action=action, agent=agent, area=area, when=moment(),
+                                      dry_run=dry_run))
 
     def now(
         self,
@@ -125,5 +126,5 @@ class WriteTools(Tools):
     ) -> str:
         """Change the NOW board."""
         with self.fresh() as vault:
-            return written(journal.now_update(vault, action, text, when=moment(),
-                                              dry_run=dry_run))
+            return self.written(journal.now_update(vault, action, text, when=moment(),
+                                                   dry_run=dry_run))

@@ -27,7 +27,8 @@ def code_stamp() -> str:
     """A hash of the code that makes what the cache holds (parser, search and facts shards), so
     a changed vaultmem never reuses results of an older one."""
     digest = hashlib.sha256()
-    sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "recall" / "doc.py",
+    sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "secrets.py",
+               PACKAGE / "recall" / "doc.py",
                PACKAGE / "recall" / "text.py", PACKAGE / "recall" / "inverted.py",
                PACKAGE / "curate" / "extract.py", *(PACKAGE / "read").glob("*.py")]
     for source in sorted(sources):
@@ -63,6 +64,11 @@ class Cache:
         self.folder = cache_root() / key
         self.stamp = f"{FORMAT}|{__version__}|{sys.version}|{code_stamp()}|{fingerprint}"
 
+    def make_private(self) -> None:
+        """Create the cache folders (``vaultmem/`` and this vault's) readable by the owner only."""
+        private_dir(self.folder.parent)
+        private_dir(self.folder)
+
     def shard_path(self, shard: int) -> Path:
         """The file holding one shard."""
         return self.folder / f"notes-{shard:02d}.marshal"
@@ -84,7 +90,7 @@ class Cache:
 
         No fsync: a cache lost in a crash is rebuilt.
         """
-        private_dir(self.folder)
+        self.make_private()
         dirty = set(range(SHARDS)) if changed is None else {shard_of(p) for p in changed}
         parts: dict[int, Entries] = {shard: {} for shard in dirty}
         for path, entry in entries.items():
@@ -122,13 +128,13 @@ class Cache:
 
     def save_result(self, name: str, key: str, data: Any) -> None:
         """Store a result computed from the vault state ``key``."""
-        private_dir(self.folder)
+        self.make_private()
         atomic_write(self.folder / f"{name}.marshal", marshal.dumps((self.stamp, key, data)),
                      mode=0o600, durable=False)
 
     def save_derived(self, kind: str, shard: int, data: Any) -> None:
         """Store one shard of a derived index."""
-        private_dir(self.folder)
+        self.make_private()
         atomic_write(self.derived_path(kind, shard), marshal.dumps((self.stamp, data)),
                      mode=0o600, durable=False)
 

@@ -208,8 +208,8 @@ def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[Conte
 
 
 def _redact(item: ContextItem) -> None:
-    """Secrets out of an item's text and source, each line on its own."""
-    item.text = "\n".join(redact(line) for line in item.text.split("\n"))
+    """Secrets out of an item's text and source (the text as a whole: a key block spans lines)."""
+    item.text = redact(item.text)
     item.cite = redact(item.cite)
 
 

@@ -6,6 +6,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import stat
 import tempfile
 import time
@@ -14,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import VaultmemError
+from ..names import RESERVED
 
 LOCK_TIMEOUT = 30.0
 RETRIES = 5
+WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
 
 
 class WriteConflict(VaultmemError):
@@ -194,27 +197,48 @@ def inside(root: Path, rel: str) -> Path:
     """``root / rel`` when it is a visible file of the vault; else OutsideVault.
 
     No ``..``, no absolute path, no hidden folder, no symlink (replacing a link would
-    detach it from the note it points to).
+    detach it from the note it points to), no name Windows cannot store.
     """
-    parts = Path(rel).parts
-    path = root / rel
-    if Path(rel).is_absolute() or ".." in parts or any(p.startswith(".") for p in parts):
+    parts = _checked_parts(rel)
+    if any(p.startswith(".") for p in parts):
         raise OutsideVault(f"{rel!r} is outside the vault's visible notes; vaultmem writes "
                            "only below the vault folder (check the folders in your config)")
-    if path.is_symlink() or not path.resolve().is_relative_to(root.resolve()):
+    path = root / rel
+    if path.is_symlink() or not _within(root, path):
         raise OutsideVault(f"{rel} is a symbolic link or leads outside the vault; vaultmem "
                            "does not write through links; edit the note it points to")
     return path
+
+
+def _checked_parts(rel: str) -> tuple[str, ...]:
+    """The parts of vault path ``rel``; OutsideVault if it could point anywhere else."""
+    parts = Path(rel).parts
+    if not parts or Path(rel).is_absolute() or ".." in parts or "\x00" in rel:
+        raise OutsideVault(f"{rel!r} is outside the vault; vaultmem writes only below the "
+                           "vault folder (check the folders in your config)")
+    for part in parts:
+        if WINDOWS_BAD.search(part) or part.endswith((".", " ")) or \
+                part.split(".")[0].rstrip(" ").upper() in RESERVED:
+            raise OutsideVault(f"{rel!r}: {part!r} is not a file name every system can store "
+                               "(Windows reserves it, or it has one of \\ : * ? \" < > |, or "
+                               "ends with a dot or space); rename it")
+    return parts
+
+
+def _within(root: Path, path: Path) -> bool:
+    """True when ``path`` (following any symlinked folders) stays below ``root``."""
+    return path.resolve().is_relative_to(root.resolve())
 
 
 def move(root: Path, source: str, target: str) -> None:
     """Move vault file ``source`` to ``target`` (both vault-relative; ``target`` may be in
     ``.trash/``), never over an existing file, under the source's lock."""
     src, dst = root / source, root / target
-    for rel in (source, target):
-        parts = Path(rel).parts
-        if Path(rel).is_absolute() or ".." in parts:
-            raise OutsideVault(f"{rel!r} is outside the vault")
+    for rel, path in ((source, src), (target, dst)):
+        _checked_parts(rel)
+        if not _within(root, path.parent):
+            raise OutsideVault(f"{rel} leads outside the vault through a symbolic link; "
+                               "nothing was moved")
     with file_lock(root, source):
         if src.is_symlink() or not src.is_file():
             raise NotWritable(f"{source} is not a regular note file; nothing was moved")
@@ -227,9 +251,12 @@ def move(root: Path, source: str, target: str) -> None:
 
 def remove(root: Path, rel: str) -> None:
     """Delete a file of the vault's ``.trash/`` (only there: vaultmem never deletes a note)."""
-    if Path(rel).parts[:1] != (".trash",) or ".." in Path(rel).parts:
-        raise OutsideVault(f"{rel!r} is not in .trash/; vaultmem deletes nothing else")
-    (root / rel).unlink(missing_ok=True)
+    path = root / rel
+    if Path(rel).parts[:1] != (".trash",) or ".." in Path(rel).parts \
+            or not _within(root, path.parent):
+        raise OutsideVault(f"{rel!r} is not in the vault's .trash/; vaultmem deletes nothing "
+                           "else")
+    path.unlink(missing_ok=True)
 
 
 def _store(path: Path, before: bytes | None, data: bytes) -> None:
