@@ -112,10 +112,13 @@ def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
 
 
 def _locked(func: F) -> F:
-    """Run ``func`` holding the trash record's lock (two forgets at once keep both records)."""
+    """Run ``func`` holding the trash record's lock (two forgets at once keep both records);
+    a dry run or a listing takes none (reading never leaves a lock file in the vault)."""
 
     @functools.wraps(func)
     def wrapper(vault: Vault, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("dry_run") or not kwargs.get("purge", True):
+            return func(vault, *args, **kwargs)
         with file_lock(vault.root, MANIFEST):
             return func(vault, *args, **kwargs)
 
