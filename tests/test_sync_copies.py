@@ -54,3 +54,40 @@ def test_conflicts_lists_copies_and_resolve_leaves_them_to_a_person(sample: Path
     code, _, err = run(sample, "resolve", found[0]["id"], "--keep", "Lucy Tan")
     assert code == 1 and "merge what differs into [[People/Lucy Tan]]" in err
     assert copy.exists()
+
+
+def test_concatenated_versions_are_reported_where_the_note_starts_over(sample: Path) -> None:
+    lucy = sample / "People" / "Lucy Tan.md"
+    text = lucy.read_text()
+    lucy.write_text(text + "\n" + text.replace("UTC+8", "UTC+7"))  # LiveSync's "Concat both"
+    daily = sample / "Daily" / "2026-11-27.md"
+    body = daily.read_text()
+    entry = body[body.index("### 09:00"):body.index("### 14:10")]
+    daily.write_text(body + "\n" + entry)  # one entry appended twice by a merge
+    plain = "# Plan\n## Goals\n- ship\n## Risks\n- none\n"
+    (sample / "Plan.md").write_text(plain + plain.replace("none", "GPU"))  # no frontmatter
+    found = [(f.notes[0], f.line) for f in lint(Vault(sample)) if f.kind == "sync-duplicate"]
+    assert found == [("Daily/2026-11-27", body.count("\n") + 2),
+                     ("People/Lucy Tan", text.count("\n") + 2), ("Plan", 6)]
+    code, out, _ = run(sample, "conflicts", "--kind", "sync-copy", "--json")
+    assert code == 0 and [f["notes"] for f in json.loads(out)["findings"]] == [
+        ["Daily/2026-11-27"], ["People/Lucy Tan"], ["Plan"]]
+
+
+def test_repeated_headings_with_their_own_content_are_not_duplicates(sample: Path) -> None:
+    daily = sample / "Daily" / "2026-11-27.md"
+    daily.write_text(daily.read_text() + "\n### 09:00 — Weekly KPIs\nA second, different note.\n"
+                     "\n## Notes\n\n## Notes\n\n---\ntype: daily\n---\n")
+    assert [f for f in lint(Vault(sample)) if f.kind == "sync-duplicate"] == []
+
+
+def test_conflict_markers_are_listed_by_conflicts_too(sample: Path) -> None:
+    marco = sample / "People" / "Marco Diaz.md"
+    lines = marco.read_text().count("\n")
+    marco.write_text(marco.read_text() + MARKERS)
+    code, out, _ = run(sample, "conflicts", "--kind", "sync-copy", "--json")
+    found = json.loads(out)["findings"]
+    assert code == 0 and [(f["notes"], f["line"]) for f in found] == [
+        (["People/Marco Diaz"], lines + 2)]
+    code, _, err = run(sample, "resolve", found[0]["id"], "--auto")
+    assert code == 1 and "keep one version by hand" in err

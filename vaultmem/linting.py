@@ -14,7 +14,7 @@ from .vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
-              "parse-error", "conflict-markers", "sync-copy")
+              "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
 
 def finding(kind: str, note: str, line: int | None, message: str, suggestion: str,

@@ -77,13 +77,14 @@ def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int)
 @cli.command("lint")
 @click.option("--check", is_flag=True, help="Exit 1 when there are findings (for CI and hooks).")
 @click.option("--kind", "kinds", multiple=True, help=f"Only these kinds ({', '.join(KINDS)}, "
-              "or a file problem kind such as frontmatter, conflict-markers, sync-copy); "
+              "or a file problem kind such as frontmatter, conflict-markers, sync-duplicate, "
+              "sync-copy); "
               "repeatable.")
 @json_option
 @with_vault
 def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: bool) -> None:
     """Find broken and ambiguous links, missing headings/blocks, bad files, orphans, and sync
-    tools' leftovers (conflict copies, git conflict markers).
+    tools' leftovers (conflict copies, git conflict markers, content repeated by a merge).
 
     \b
     Example:

@@ -16,7 +16,7 @@ from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
 from ..secrets import redact_value
 from ..vault import Vault
-from .duplicates import duplicate_findings, sync_copies
+from .duplicates import duplicate_findings, mixed_versions, sync_copies
 from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
@@ -80,7 +80,7 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
     if "expired-used" in kinds:
         found += expired_used(vault, ledger, today)
     if "sync-copy" in kinds:
-        found += sync_copies(vault.index.other)
+        found += sync_copies(vault.index.other) + mixed_versions(vault)
     if touching is not None:
         found = [f for f in found if touching & set(f.notes)]
     return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz, process
 from ..model import Finding
 from ..read.sync import copy_of
 from ..recall.doc import Meta
+from ..vault import Vault
 
 SIMILAR = 92
 SHORT = 5
@@ -128,4 +129,20 @@ def sync_copies(other: dict[str, str]) -> list[Finding]:
             "memory, so what only the copy says is missing",
             f"merge what differs into [[{original}]], then delete the copy", None, "ask the user",
             None, [f"[[{original}]]", f"{copy}.md"]))
+    return found
+
+
+def mixed_versions(vault: Vault) -> list[Finding]:
+    """Notes holding two versions at once: git conflict markers, or content repeated by a sync
+    tool's concatenation (each then says things twice or both ways)."""
+    found = []
+    for problem in vault.index.problems:
+        if problem.kind in ("conflict-markers", "sync-duplicate"):
+            note = problem.path.removesuffix(".md")
+            found.append(Finding(
+                _id("sync-copy", note), "sync-copy", [note],
+                f"[[{note}]] holds two versions from line {problem.line} ({problem.kind}); "
+                "what it says there may count twice or contradict itself",
+                "keep one version by hand, then delete the rest", problem.line, "ask the user",
+                None, [f"[[{note}]]:{problem.line}"]))
     return found

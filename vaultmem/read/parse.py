@@ -12,7 +12,7 @@ from ..config import Config
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 from . import frontmatter
 from .inline import split_wikilink
-from .sync import conflict_line
+from .sync import conflict_line, repeated_line
 from .syntax import make_parser
 from .types import daily_of, in_folder, note_type
 
@@ -67,12 +67,23 @@ def parse_with_body(path: str, data: bytes, config: Config) -> tuple[Note, str, 
     if "excalidraw-plugin" in meta.data:
         body = DRAWING.split(body, 1)[0]
     _read_body(note, body, meta.body_line)
+    _sync_traces(note, text, meta.body_line)
+    return note, body, meta.body_line
+
+
+def _sync_traces(note: Note, text: str, body_line: int) -> None:
+    """Problems for two versions of the note mixed into its one file."""
     line = conflict_line(text)
     if line is not None:
-        note.problems.append(Problem(path, "conflict-markers", "git conflict markers (<<<<<<< "
-                                     "... >>>>>>>): two versions are mixed; keep one and delete "
-                                     "the marker lines", line))
-    return note, body, meta.body_line
+        note.problems.append(Problem(note.path, "conflict-markers", "git conflict markers "
+                                     "(<<<<<<< ... >>>>>>>): two versions are mixed; keep one "
+                                     "and delete the marker lines", line))
+    line = repeated_line(text, body_line, [(h.line, h.level) for h in note.headings])
+    if line is not None:
+        note.problems.append(Problem(note.path, "sync-duplicate", "the content starts over "
+                                     "here (frontmatter or a whole section again), as when a "
+                                     "sync tool keeps both versions by concatenating them; "
+                                     "delete the second copy", line))
 
 
 def _read_body(note: Note, body: str, offset: int) -> None:

@@ -1,4 +1,5 @@
-"""Traces of sync tools: conflict copies beside a note, and git conflict markers inside one."""
+"""Traces of sync tools: conflict copies beside a note; git conflict markers or a second copy of
+the content inside one."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ COPY = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-\w+)?$|\s*\([^()]*conflicted 
                   r"|\s*\(Case Conflict(?: \d+)?\)$|\s*\(conflict(?:ed)?(?: \d+)?\)$",
                   re.IGNORECASE)
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+ENTRY = re.compile(r"^#+\s+(?:\d{1,2}:\d{2}\b|\[[A-Z]{3}-\d{8}-\d{3}\])")
+KEY = re.compile(r"^([^\s:#][^:]*):(?:\s|$)")
 
 
 def copy_of(path: str) -> str | None:
@@ -45,4 +48,67 @@ def conflict_line(text: str) -> int | None:
             middle = True
         elif line.startswith(">>>>>>>") and middle:
             return start
+    return None
+
+
+def repeated_line(text: str, body_line: int, headings: list[tuple[int, int]]) -> int | None:
+    """The 1-based line where the note starts over, or None, as a sync tool leaves a note when
+    it keeps both versions by concatenating them: a second frontmatter block with the same
+    properties, the first headings again in order, or a dated entry (``### 09:00 ...``,
+    ``## [LRN-20261129-001] ...``) repeated word for word. ``headings``: (line, level).
+
+    >>> note = "---\\na: 1\\n---\\n# A\\nx\\n---\\na: 2\\n---\\n# A\\nx\\n"
+    >>> repeated_line(note, 3, [(4, 1), (9, 1)])
+    6
+    """
+    lines = text.split("\n")
+    found = [_frontmatter_again(lines, body_line), _headings_again(lines, headings),
+             _entry_again(lines, headings)]
+    return min((line for line in found if line is not None), default=None)
+
+
+def _frontmatter_again(lines: list[str], body_line: int) -> int | None:
+    """The line of a later ``---`` block naming the same properties as the frontmatter."""
+    keys = _keys(lines[1:body_line - 1])
+    if not keys:
+        return None
+    for start in range(body_line, len(lines)):
+        if lines[start] != "---":
+            continue
+        end = next((i for i in range(start + 1, len(lines)) if lines[i] == "---"), None)
+        if end is not None and _keys(lines[start + 1:end]) == keys:
+            return start + 1
+    return None
+
+
+def _keys(block: list[str]) -> frozenset[str]:
+    """The top-level property names of a YAML block."""
+    return frozenset(m.group(1) for line in block if (m := KEY.match(line)))
+
+
+def _headings_again(lines: list[str], headings: list[tuple[int, int]]) -> int | None:
+    """The line where the note's first headings (up to three, at least two) recur in order."""
+    names = [lines[line - 1].strip() for line, _ in headings]
+    size = min(3, len(names) // 2)
+    if size < 2:
+        return None
+    first = names[:size]
+    return next((headings[i][0] for i in range(size, len(names) - size + 1)
+                 if names[i:i + size] == first), None)
+
+
+def _entry_again(lines: list[str], headings: list[tuple[int, int]]) -> int | None:
+    """The heading line of a dated or numbered entry seen before word for word."""
+    seen: set[tuple[str, ...]] = set()
+    for index, (line, level) in enumerate(headings):
+        if not ENTRY.search(lines[line - 1]):
+            continue
+        end = next((other for other, depth in headings[index + 1:] if depth <= level),
+                   len(lines) + 1)
+        entry = lines[line - 1:end - 1]
+        while entry and not entry[-1].strip():
+            entry.pop()
+        if tuple(entry) in seen:
+            return line
+        seen.add(tuple(entry))
     return None
