@@ -11,6 +11,7 @@ import functools
 import hashlib
 import marshal
 import math
+import re
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -21,6 +22,7 @@ from ..read.cache import SHARDS, Cache, shard_of
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
 
+WORD = re.compile(r"\w+")
 # (type, status, date, tags, aliases, brief facts): what search filters and the context's
 # decisions, KPIs and people need, without the full facts and history
 Summary = tuple[str, str, str, list[str], list[str], list[Any]]
@@ -50,8 +52,15 @@ def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
         facts.append((path[:-3], summaries[-1], meta[5], meta[6]))
         for term, count in terms.items():
             postings[term] += (number, count)
-    shard = (ids, lengths, summaries, {t: array("I", v).tobytes() for t, v in postings.items()})
-    return shard, facts
+    table = {term: _by_impact(pairs, lengths) for term, pairs in postings.items()}
+    return (ids, lengths, summaries, table), facts
+
+
+def _by_impact(pairs: list[int], lengths: list[int]) -> bytes:
+    """(note number, count) pairs, highest count first, then shortest note (BM25's order)."""
+    ordered = sorted(zip(pairs[::2], pairs[1::2], strict=True),
+                     key=lambda pair: (-pair[1], lengths[pair[0]], pair[0]))
+    return array("I", [value for pair in ordered for value in pair]).tobytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +84,22 @@ class SearchIndex:
         total = sum(sum(s[1]) for s in self.shards)
         self.average = total / self.count if self.count else 1.0
 
-    def postings(self, term: str) -> list[Posting]:
-        """Every note holding ``term``."""
+    def postings(self, term: str, *, most: int | None = None) -> list[Posting]:
+        """The notes holding ``term``; with ``most``, only that many of the highest counts
+        (each shard is stored highest count first, so the cost no longer grows with the
+        vault)."""
         out = []
         for ids, lengths, metas, table in self.shards:
             raw = table.get(term)
             if raw is None:
                 continue
             pairs = array("I")
-            pairs.frombytes(raw)
+            pairs.frombytes(raw if most is None else raw[:most * 8])
             for k in range(0, len(pairs), 2):
                 number = pairs[k]
                 out.append(Posting(ids[number], pairs[k + 1], lengths[number], metas[number]))
+        if most is not None and len(out) > most:
+            out = sorted(out, key=lambda p: (-p.count, p.length, p.id))[:most]
         return out
 
     def frequency(self, term: str) -> int:
@@ -101,6 +114,21 @@ class SearchIndex:
         """(id, summary) of every note: what search filters need."""
         for ids, _, summaries, _ in self.shards:
             yield from zip(ids, summaries, strict=True)
+
+    @functools.cached_property
+    def names(self) -> dict[str, str]:
+        """Every title and alias, keyed ``note id + NUL + name``."""
+        return {f"{note_id}\x00{name}": name for note_id, meta in self.summaries()
+                for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
+
+    @functools.cached_property
+    def name_blocks(self) -> dict[str, list[str]]:
+        """Keys of :attr:`names` by the first three letters of each word of the name."""
+        blocks: dict[str, list[str]] = defaultdict(list)
+        for key, name in self.names.items():
+            for start in dict.fromkeys(word[:3] for word in WORD.findall(name.casefold())):
+                blocks[start].append(key)
+        return dict(blocks)
 
     @functools.cached_property
     def _facts(self) -> list[Facts]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping
@@ -18,6 +19,8 @@ RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
 TEXT_WEIGHT = 3.0
 HUB_DAMPING = math.log(12)  # candidates with more than ten links get a smaller share-score
+RARE_TAG = 200  # notes sharing a tag this rare become candidates
+TAG_INDEX = "vaultmem_tag_index"
 SKIP_TYPES = {"missing", "attachment"}
 GROUP_TYPES = {"project": "same project", "person": "same person", "agent": "same agent"}
 
@@ -63,13 +66,13 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     _links(graph, note, scores, reasons)
     _shared_neighbours(graph, undirected, note, scores, reasons)
     _farther(undirected, note, depth, scores)
-    _tags(graph, note, scores, reasons)
+    _tags(graph, note, set(text or ()), scores, reasons)
     _text(graph, note, text or {}, scores, reasons)
     _recency(graph, scores, reasons, today or dt.date.today())
-    found = [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""),
-                     round(s, 4), reasons[n])
-             for n, s in scores.items() if n != note and _eligible(graph, n)]
-    return sorted(found, key=lambda r: (-r.score, r.id))[:limit]
+    best = heapq.nsmallest(limit, ((-round(s, 4), n) for n, s in scores.items()
+                                   if n != note and _eligible(graph, n)))
+    return [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""), -s,
+                    reasons[n]) for s, n in best]
 
 
 def _eligible(graph: nx.DiGraph, node: str) -> bool:
@@ -119,18 +122,38 @@ def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, floa
         scores[other] += 0.0
 
 
-def _tags(graph: nx.DiGraph, note: str, scores: dict[str, float],
+def _tags(graph: nx.DiGraph, note: str, also: set[str], scores: dict[str, float],
           reasons: dict[str, list[str]]) -> None:
-    """Shared tags, by Jaccard similarity of the two tag sets."""
+    """Shared tags, by Jaccard similarity of the two tag sets, for the candidates so far,
+    ``also`` and notes sharing a rare tag (a tag on hundreds of notes names no relation)."""
     mine = set(graph.nodes[note].get("tags") or [])
     if not mine:
         return
-    for other, data in graph.nodes(data=True):
-        theirs = set(data.get("tags") or [])
+    members = _tag_members(graph)
+    rare = {other for tag in mine if len(members.get(tag, ())) <= RARE_TAG
+            for other in members[tag]}
+    for other in sorted((set(scores) | also | rare) - {note}):
+        if other not in graph:
+            continue
+        theirs = set(graph.nodes[other].get("tags") or [])
         common = mine & theirs
-        if common and other != note:
+        if common:
             scores[other] += TAG_WEIGHT * len(common) / len(mine | theirs)
             reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in sorted(common)))
+
+
+def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
+    """Notes by tag, built once per graph and kept in ``graph.graph`` (rebuilt if the number
+    of nodes changes)."""
+    kept = graph.graph.get(TAG_INDEX)
+    if kept is None or kept[0] != graph.number_of_nodes():
+        members: dict[str, list[str]] = defaultdict(list)
+        for node, data in graph.nodes(data=True):
+            for tag in data.get("tags") or ():
+                members[tag].append(node)
+        kept = graph.graph[TAG_INDEX] = (graph.number_of_nodes(), dict(members))
+    found: dict[str, list[str]] = kept[1]
+    return found
 
 
 def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float], scores: dict[str, float],

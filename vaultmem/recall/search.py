@@ -13,7 +13,7 @@ from ..read.fences import split
 from ..read.record import search_doc_of
 from ..vault import Vault
 from .doc import Meta, link_term
-from .inverted import Posting, SearchIndex, Summary
+from .inverted import WORD, Posting, SearchIndex, Summary
 from .text import tokens
 
 K1, B = 1.2, 0.75
@@ -24,6 +24,8 @@ STRONG = 5
 MAX_GRAPH_REASONS = 2
 SNIPPET = 160
 SMALL_VAULT = 1000
+BLOCKED_NAMES = 5000  # names compared one by one below this
+MOST_POSTINGS = 2000  # per term; beyond it a term's idf is low and its rest is noise
 
 
 @dataclass
@@ -67,13 +69,14 @@ class Filters:
 
 def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]],
                                                          dict[str, Summary]]:
-    """BM25 score, matched terms and metadata of every note holding a query term."""
+    """BM25 score, matched terms and metadata of the notes holding a query term (of a term in
+    very many notes, those where it counts most: its share of any score is small)."""
     scores: dict[str, float] = defaultdict(float)
     matched: dict[str, list[str]] = defaultdict(list)
     metas: dict[str, Summary] = {}
     for term in dict.fromkeys(terms):
-        postings: list[Posting] = index.postings(term)
-        idf = index.idf(len(postings))
+        postings: list[Posting] = index.postings(term, most=MOST_POSTINGS)
+        idf = index.idf(index.frequency(term))
         for post in postings:
             norm = K1 * (1 - B + B * post.length / index.average)
             scores[post.id] += idf * post.count * (K1 + 1) / (post.count + norm)
@@ -83,9 +86,16 @@ def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[s
 
 
 def fuzzy_names(index: SearchIndex, query: str) -> dict[str, tuple[float, str]]:
-    """Notes whose title or an alias is close to the whole query: (0..1, the name)."""
-    names = {f"{note_id}\x00{name}": name for note_id, meta in index.summaries()
-             for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
+    """Notes whose title or an alias is close to the whole query: (0..1, the name).
+
+    In a large vault only names sharing a word's first three letters with the query are
+    compared (a typo rarely hits the start of every word), so the cost stays flat.
+    """
+    names = index.names
+    if len(names) > BLOCKED_NAMES:
+        keys = {key for word in WORD.findall(query.casefold())
+                for key in index.name_blocks.get(word[:3], ())}
+        names = {key: names[key] for key in keys}
     found: dict[str, tuple[float, str]] = {}
     for name, score, key in process.extract(query, names, scorer=fuzz.token_sort_ratio, limit=20,
                                             score_cutoff=FUZZY_CUTOFF, processor=str.casefold):
