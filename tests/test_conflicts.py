@@ -189,3 +189,15 @@ def test_remembered_findings_follow_every_change(labelled: Path) -> None:
     assert find_conflicts(Vault(labelled), today=TODAY) == after
     later = find_conflicts(Vault(labelled), today=dt.date(2030, 1, 1))
     assert {f.kind for f in later} >= {"expired-used"}
+
+
+def test_duplicates_after_a_change_match_a_fresh_computation(labelled: Path) -> None:
+    find_conflicts(Vault(labelled), today=TODAY)  # remembers every block's duplicates
+    people = labelled / "People"
+    (people / "Bne.md").write_text("---\ntype: person\n---\n# Bne\n")  # no block of its own
+    (people / "Anna Lee.md").write_text("---\ntype: person\n---\n")
+    (people / "Anna Le.md").write_text("---\ntype: person\n---\n")  # a new duplicate pair
+    remembered = find_conflicts(Vault(labelled), today=TODAY, kinds=("duplicate",))
+    fresh = find_conflicts(Vault(labelled, use_cache=False), today=TODAY, kinds=("duplicate",))
+    assert remembered == fresh
+    assert ["People/Anna Le", "People/Anna Lee"] in [f.notes for f in remembered]

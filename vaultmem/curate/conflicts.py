@@ -57,13 +57,18 @@ def _remembered(vault: Vault, today: dt.date) -> list[Finding]:
     stored = cache.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]
-    found = _find(vault, KINDS, today, None)
+    stamp = folder_stamp("curate")
+    rows = cache.load_result("duplicate-blocks", stamp) or {}
+    memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
+    found = _find(vault, KINDS, today, None, memo)
     cache.save_result("conflicts", key, [astuple(f) for f in found])
+    cache.save_result("duplicate-blocks", stamp,
+                      {sign: [astuple(f) for f in block] for sign, block in memo.items()})
     return found
 
 
-def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
-          touching: set[str] | None) -> list[Finding]:
+def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[str] | None,
+          memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
     """The findings, computed."""
     documents: Iterable[tuple[str, Meta]] = vault.facts
     if touching is not None:
@@ -76,7 +81,7 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
     if kinds != ("fact-conflict",):
         found += decision_findings(ledger, kinds, vault.index.resolver)
     if "duplicate" in kinds or "alias-clash" in kinds:
-        found += [f for f in duplicate_findings(ledger.metas) if f.kind in kinds]
+        found += [f for f in duplicate_findings(ledger.metas, memo) if f.kind in kinds]
     if "expired-used" in kinds:
         found += expired_used(vault, ledger, today)
     if "sync-copy" in kinds:

@@ -61,15 +61,28 @@ def _other_words(a: str, b: str) -> bool:
     return any(fuzz.ratio(x, y) < TYPO for x, y in zip(only_left, only_right, strict=True))
 
 
-def duplicate_findings(metas: dict[str, Meta]) -> list[Finding]:
-    """Duplicates within each type, and alias clashes across the vault."""
+def duplicate_findings(metas: dict[str, Meta],
+                       memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
+    """Duplicates within each type, and alias clashes across the vault.
+
+    ``memo`` (a block's note ids, hashed -> its findings) is reused for blocks that did not
+    change and then holds the current blocks: after one note changed, one block is compared.
+    """
     blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
     for note_id, meta in metas.items():
         if meta[0] not in SKIP_TYPES:
             key = _key(note_id.rsplit("/", 1)[-1])
             blocks[(meta[0], key[:3])].append(note_id)
-    found = [f for block in blocks.values() if len(block) > 1 for f in _block(sorted(block))]
-    return found + _alias_clashes(metas)
+    known, current = memo or {}, {}
+    for block in blocks.values():
+        if len(block) > 1:
+            ids = sorted(block)
+            sign = hashlib.sha1("\x1f".join(ids).encode()).hexdigest()
+            current[sign] = known[sign] if sign in known else _block(ids)
+    if memo is not None:
+        memo.clear()
+        memo.update(current)
+    return [f for found in current.values() for f in found] + _alias_clashes(metas)
 
 
 def _block(ids: list[str]) -> list[Finding]:
