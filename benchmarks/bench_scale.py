@@ -20,6 +20,7 @@ sub-linear). Printed as Markdown tables.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -160,11 +161,12 @@ def report(sizes: list[int], results: dict[int, dict[str, dict[str, float]]]) ->
             wall = r["seconds"] * 1000 if "ms" in case else r["seconds"]
             cells.append(f"{wall:.3f} | {r['seconds'] / floor:.2f} | {r['rss_mb']:.0f}")
         print(f"| {case} | " + " | ".join(cells) + " |")
-    print("\n| case | " + " | ".join(f"growth {a:,} -> {b:,}" for a, b in zip(
-        sizes, sizes[1:], strict=False)) + " |\n| --- |" + " ---: |" * (len(sizes) - 1))
+    steps = list(itertools.pairwise(sizes))
+    print("\n| case | " + " | ".join(f"growth {a:,} -> {b:,}" for a, b in steps)
+          + " |\n| --- |" + " ---: |" * len(steps))
     for case in results[sizes[0]]:
         ratios = [results[b][case]["seconds"] / results[a][case]["seconds"]
-                  for a, b in zip(sizes, sizes[1:], strict=False)]
+                  for a, b in steps]
         print(f"| {case} | " + " | ".join(f"{x:.1f}x" for x in ratios) + " |")
 
 
