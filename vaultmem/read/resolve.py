@@ -21,6 +21,7 @@ class Resolver:
 
     def __init__(self, note_ids: Iterable[str], attachments: Iterable[str]) -> None:
         self._sources = (note_ids, attachments)
+        self._seen: dict[tuple[str, str], tuple[str | None, bool]] = {}  # links repeat a lot
 
     @functools.cached_property
     def notes(self) -> _Table:
@@ -42,7 +43,14 @@ class Resolver:
         path = nfc(linkpath.strip().lstrip("/"))
         if not path:
             return source, False
-        folder = posixpath.dirname(source)
+        folder = source.rpartition("/")[0]
+        found = self._seen.get((path, folder))
+        if found is None:
+            found = self._seen[path, folder] = self._find(path, folder)
+        return found
+
+    def _find(self, path: str, folder: str) -> tuple[str | None, bool]:
+        """``resolve`` of a non-empty path written in a note of ``folder``."""
         stem = path[:-3] if path.lower().endswith(".md") else path
         found = self.notes.find(stem, folder)
         if found[0] is None:
