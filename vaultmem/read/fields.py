@@ -61,16 +61,10 @@ def inline_field(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _closing(src: str, start: int, stop: int) -> int:
+def _closing(found: Marks, start: int, stop: int) -> int:
     """Index of the bracket closing ``src[start]`` before ``stop``, or -1."""
-    opener = src[start]
-    depth, closer = 0, CLOSERS[opener]
-    for index in range(start, min(stop, start + FIELD_WINDOW)):
-        char = src[index]
-        depth += (char == opener) - (char == closer)
-        if depth == 0:
-            return index
-    return -1
+    close = found.partners.get(start, -1)
+    return close if close < min(stop, start + FIELD_WINDOW) else -1
 
 
 def bracket_field(state: StateInline, silent: bool) -> bool:
@@ -79,7 +73,8 @@ def bracket_field(state: StateInline, silent: bool) -> bool:
     if src[pos] not in CLOSERS or src.startswith("[[", pos):
         return False
     match = FIELD_BRACKET.match(src, pos)
-    close = _closing(src, pos, marks(state).line_end(pos)) if match else -1
+    found = marks(state)
+    close = _closing(found, pos, found.line_end(pos)) if match else -1
     if not match or close < 0:
         return False
     state.pos = match.end()  # the value is parsed on, so links in it are found

@@ -76,7 +76,7 @@ def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
         loaded = HANDLER.load(source)
         data = normalise(loaded or {}) if isinstance(loaded, dict) or loaded is None else None
     except yaml.YAMLError as exc:
-        result.problems.append(_yaml_problem(path, exc, len(lines)))
+        result.problems.append(_yaml_problem(path, exc, source))
         return result
     except (ValueError, RecursionError) as exc:  # huge ints, self-referencing aliases
         result.problems.append(Problem(path, "frontmatter", f"frontmatter cannot be read "
@@ -96,16 +96,20 @@ def parse(path: str, text: str, check_placeholders: bool = True) -> Frontmatter:
     return result
 
 
-def _yaml_problem(path: str, exc: yaml.YAMLError, count: int) -> Problem:
+def _yaml_problem(path: str, exc: yaml.YAMLError, source: str) -> Problem:
     """A problem for unparseable YAML, at the file line where the parser gave up.
 
-    When it gave up only at the end (an unclosed ``[``), the line where that construct began.
+    When it gave up only at the end (an unclosed ``[``), the line where that construct began;
+    a character YAML does not allow (a control character) is found by its position.
     """
+    count = source.count("\n") + 1
     mark = getattr(exc, "problem_mark", None)
     context = getattr(exc, "context_mark", None)
     if mark is not None and mark.line >= count and context is not None:
         mark = context
     line = min(mark.line, count) + 2 if mark is not None else None
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = source.count("\n", 0, exc.position) + 2
     what = str(getattr(exc, "problem", None) or exc).strip()
     message = f"invalid YAML frontmatter: {what}; fix the properties (quote values with : or #)"
     return Problem(path, "frontmatter", message, line)

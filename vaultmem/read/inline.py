@@ -21,13 +21,22 @@ BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*(?=\n|\Z)")
 TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`]")
 FIELD_TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`(]")
 SIZE = re.compile(r"\d+(x\d+)?")
+LABEL_DEPTH = 10
 InlineRule = Callable[[StateInline, bool], bool]
 
 
 def with_offset(rule: InlineRule) -> InlineRule:
-    """Wrap markdown-it's link/image rule so its tokens know their line and source text."""
+    """Wrap markdown-it's link/image rule so its tokens know their line and source text.
+
+    A link label nested over ``LABEL_DEPTH`` deep is cut off as markdown-it does past its
+    ``maxNesting``: every unclosed ``[`` costs a scan that deep, so 200 would make a line of
+    ``[`` take minutes.
+    """
 
     def wrapped(state: StateInline, silent: bool) -> bool:
+        if silent and state.level > LABEL_DEPTH and state.src.startswith(("[", "!["), state.pos):
+            state.pos = state.posMax
+            return True
         start, count = state.pos, len(state.tokens)
         if not rule(state, silent):
             return False
@@ -179,12 +188,11 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return True
     if src[pos] != "$" or pos + 1 >= line_end or src[pos + 1].isspace():
         return False
-    close = pos + 1
-    while (close := src.find("$", close + 1, line_end)) >= 0:
-        if not src[close - 1].isspace() and not src[close + 1 : close + 2].isdigit():
-            state.pos = close + 1
-            return True
-    return False
+    close = marks(state).next_dollar(pos + 2)  # precomputed: a line of prices stays linear
+    if close < 0 or close >= line_end:
+        return False
+    state.pos = close + 1
+    return True
 
 
 DISPATCH: dict[str, tuple[InlineRule, ...]] = {

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 
 from markdown_it.rules_inline import StateInline
+
+OPENER = {"]": "[", ")": "("}
 
 
 class Marks:
@@ -41,6 +44,30 @@ class Marks:
         """True when a ``[[`` starts in [start, end)."""
         index = bisect_left(self.opens, start)
         return index < len(self.opens) and self.opens[index] < end
+
+    @functools.cached_property
+    def partners(self) -> dict[int, int]:
+        """Each ``[`` and ``(`` mapped to the bracket of its kind that closes it."""
+        found: dict[int, int] = {}
+        stacks: dict[str, list[int]] = {"[": [], "(": []}
+        for match in re.finditer(r"[\[\]()]", self.src):
+            char, at = match.group(), match.start()
+            if char in stacks:
+                stacks[char].append(at)
+            elif stacks[OPENER[char]]:
+                found[stacks[OPENER[char]].pop()] = at
+        return found
+
+    @functools.cached_property
+    def dollars(self) -> list[int]:
+        """Where a ``$`` can close inline math: after a non-space, not before a digit."""
+        return [m.start() for m in re.finditer(r"(?<=\S)\$", self.src)
+                if not self.src[m.end() : m.end() + 1].isdigit()]
+
+    def next_dollar(self, pos: int) -> int:
+        """The first ``$`` at or after ``pos`` that can close inline math, or -1."""
+        index = bisect_left(self.dollars, pos)
+        return self.dollars[index] if index < len(self.dollars) else -1
 
 
 def marks(state: StateInline) -> Marks:

@@ -34,7 +34,8 @@ def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        before = data[: exc.start]  # lines end as the parser ends them: \n, \r\n or a lone \r
+        line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         message = "not valid UTF-8; bad bytes shown as U+FFFD; re-save the file as UTF-8"
         return data.decode("utf-8", "replace"), [Problem(path, "encoding", message, line)]
 

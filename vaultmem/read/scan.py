@@ -165,13 +165,18 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
             data = handle.read()
     except OSError as exc:
         return _failed_entry(info, "unreadable", f"cannot read: {exc}")
-    from .parse import parse_with_body  # markdown-it is imported only when parsing
-
     try:
-        note, body, _ = parse_with_body(info.path, data, config)
-    except Exception as exc:  # a parser bug must cost one note, never the scan
+        return _entry(config, info, data)
+    except Exception as exc:  # a bug in parsing or indexing must cost one note, never the scan
         return _failed_entry(info, "parse-error", f"could not be parsed ({exc.__class__.__name__}:"
                              f" {str(exc)[:80]}); please report it")
+
+
+def _entry(config: Config, info: FileInfo, data: bytes) -> Entry:
+    """The entry of a note read as ``data``: the parsed note and its search document."""
+    from .parse import parse_with_body  # markdown-it is imported only when parsing
+
+    note, body, _ = parse_with_body(info.path, data, config)
     note.mtime_ns, note.size = info.mtime_ns, info.size
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)

@@ -11,7 +11,7 @@ import re
 
 from markdown_it import MarkdownIt
 from markdown_it.ruler import RuleOptionsType
-from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block import StateBlock, blockquote, list_block, paragraph
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import image, link
 
@@ -20,6 +20,8 @@ from .inline import obsidian_inline, text, with_offset
 # An inline block without any of these holds nothing vaultmem collects; it is not tokenized.
 TRIGGERS = ("[", "#", "^", "::")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+MAX_NESTING = 200
+DEEP = MAX_NESTING - 10  # past this block level, list and quote markers are plain text
 
 
 def obsidian_plugin(md: MarkdownIt) -> None:
@@ -30,13 +32,14 @@ def obsidian_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.at("image", with_offset(image))
     alt: RuleOptionsType = {"alt": ["paragraph", "blockquote", "list"]}
     md.block.ruler.before("table", "hidden_block", hidden_block, alt)
+    md.block.ruler.before("table", "too_deep", too_deep)
     md.block.ruler.disable("html_block")
     md.core.ruler.at("inline", inline_when_needed)
 
 
 def make_parser() -> MarkdownIt:
     """A parser with only the rules vaultmem needs, plus the Obsidian plugin."""
-    md = MarkdownIt("commonmark", {"html": False, "maxNesting": 200}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING}).enable("table")
     md.disable(["emphasis", "entity", "autolink", "html_inline", "text_join", "balance_pairs",
                 "fragments_join"])
     md.use(obsidian_plugin)
@@ -77,6 +80,15 @@ def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         state.line = min(last + 1, end)
         state.push(kind, "", 0).map = [start, state.line]
     return True
+
+
+def too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A list or quote opening past ``DEEP`` levels is read as a paragraph: at ``maxNesting``
+    markdown-it would drop everything after it to the end of the note."""
+    if state.level < DEEP or not (blockquote(state, start, end, True)
+                                  or list_block(state, start, end, True)):
+        return False
+    return paragraph(state, start, end, silent)
 
 
 def inline_when_needed(state: StateCore) -> None:

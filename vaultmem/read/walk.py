@@ -70,10 +70,24 @@ def _entries(config: Config, folder: str, listing: Listing,
             return []
         seen.add((stat.st_dev, stat.st_ino))
         with os.scandir(full) as scan:
-            return sorted((e for e in scan if not e.name.startswith(".")), key=lambda e: e.name)
+            found = sorted((e for e in scan if not e.name.startswith(".")), key=lambda e: e.name)
     except OSError as exc:
         listing.problems.append(Problem(folder or ".", "unreadable", f"cannot list: {exc}", None))
         return []
+    return [entry for entry in found if _utf8_name(entry.name, folder, listing)]
+
+
+def _utf8_name(name: str, folder: str, listing: Listing) -> bool:
+    """False, with a problem, for a name that is not valid UTF-8 (bytes decoded as surrogates):
+    no link can reach it and it can be neither cached nor printed."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        listing.problems.append(Problem(f"{folder}/{shown}" if folder else shown, "encoding",
+                                        "file name is not valid UTF-8; rename it", None))
+        return False
+    return True
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
