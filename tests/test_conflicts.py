@@ -201,3 +201,18 @@ def test_duplicates_after_a_change_match_a_fresh_computation(labelled: Path) -> 
     fresh = find_conflicts(Vault(labelled, use_cache=False), today=TODAY, kinds=("duplicate",))
     assert remembered == fresh
     assert ["People/Anna Le", "People/Anna Lee"] in [f.notes for f in remembered]
+
+
+def test_a_supersedes_cycle_is_settled_by_keeping_one(tmp_path: Path) -> None:
+    for name, older in (("A", "B"), ("B", "A")):
+        (tmp_path / "Decisions").mkdir(exist_ok=True)
+        (tmp_path / "Decisions" / f"{name}.md").write_text(
+            f'---\ntype: decision\nstatus: approved\ntopic: storage\nsupersedes:\n  - "[[{older}]]"'
+            "\n---\n")
+    found = find_conflicts(Vault(tmp_path), today=TODAY)
+    assert [(f.kind, f.notes, f.winner) for f in found] == [
+        ("decision-conflict", ["Decisions/A", "Decisions/B"], None)]
+    assert run(tmp_path, "resolve", found[0].id, "--auto")[0] == 1
+    assert run(tmp_path, "resolve", found[0].id, "--keep", "A")[0] == 0
+    assert find_conflicts(Vault(tmp_path), today=TODAY) == []
+    assert "status: superseded\n" in (tmp_path / "Decisions" / "B.md").read_text()

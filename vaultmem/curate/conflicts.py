@@ -9,6 +9,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple
 
+import networkx as nx
+
 from ..model import Fact, Finding
 from ..read.cache import Cache, folder_stamp
 from ..read.resolve import Resolver
@@ -167,6 +169,8 @@ def supersede_graph(ledger: Ledger) -> Supersedes:
     """X -> {Y, ...} when X supersedes Y (from either side's property)."""
     graph: Supersedes = defaultdict(set)
     for fact in ledger.relations:
+        if fact.source == fact.entity:
+            continue  # a note superseding itself says nothing about any other
         if fact.attribute == "supersedes":
             graph[fact.source].add(fact.entity)
         else:
@@ -182,8 +186,24 @@ def decision_findings(ledger: Ledger, kinds: tuple[str, ...],
     if "superseded-active" in kinds:
         found += _superseded_active(graph, ledger)
     if "decision-conflict" in kinds:
-        found += _competing(graph, ledger, resolver)
+        found += _competing(graph, ledger, resolver) + _cycles(graph, ledger)
     return found
+
+
+def _cycles(graph: Supersedes, ledger: Ledger) -> list[Finding]:
+    """Entries that supersede each other (a cycle) while two or more are still active."""
+    edges = nx.DiGraph([(n, o) for n, olders in graph.items() for o in olders])
+    found = []
+    for ring in nx.strongly_connected_components(edges):
+        active = sorted(i for i in ring if ledger.metas.get(i, ("", ""))[1] in ACTIVE)
+        if len(ring) > 1 and len(active) > 1:
+            ident = finding_id("decision-conflict", *active)
+            found.append(Finding(
+                ident, "decision-conflict", active, "supersede each other: " + ", ".join(
+                    f"[[{i}]]" for i in active) + " (at most one of them can hold)",
+                f"ask the user: vaultmem resolve {ident} --keep DECISION", None, "ask the user",
+                None, [f"[[{i}]]" for i in active]))
+    return sorted(found, key=lambda f: f.notes)
 
 
 def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
@@ -191,7 +211,7 @@ def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     found = []
     for newer, older in sorted((n, o) for n, olders in graph.items() for o in olders):
         status = ledger.metas.get(older, ("", ""))[1]
-        if status in ACTIVE:
+        if status in ACTIVE and not _supersedes(graph, older, newer):  # cycles: _cycles
             found.append(Finding(
                 finding_id("superseded-active", older, newer), "superseded-active",
                 sorted([older, newer]), f"[[{older}]] is superseded by [[{newer}]] but its "

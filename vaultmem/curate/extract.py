@@ -7,6 +7,7 @@ entity its line links (``- [[Lucy Tan]] timezone:: UTC+7``), else about the note
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -55,7 +56,7 @@ def _fact_note(note: Note, when: str, lines: list[str]) -> list[RawFact]:
     confidence = fm.get("confidence")
     return [(attribute.strip(), value, key_line(lines, "value"), "fact-note", entity,
              _text(fm.get("valid_from")), _text(fm.get("valid_until")) or _text(fm.get("expires")),
-             float(confidence) if isinstance(confidence, int | float) else None,
+             _confidence(confidence),
              _text(fm.get("valid_from"))[:10] or when)]
 
 
@@ -111,3 +112,14 @@ def history(body: str) -> list[tuple[str, str]]:
         if match:
             found.append((match.group(2), match.group(1)))
     return found
+
+
+def _confidence(value: object) -> float | None:
+    """A finite number, else None (a 400-digit integer does not fit a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
