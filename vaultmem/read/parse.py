@@ -15,8 +15,8 @@ from .inline import split_wikilink
 from .sync import conflict_line, repeated_line
 from .syntax import make_parser
 from .types import daily_of, in_folder, note_type
+from .walk import MAX_BYTES
 
-MAX_BYTES = 8 * 1024 * 1024
 TASK = re.compile(r"\[(.)\][ \t]+(.*)", re.DOTALL)
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 DRAWING = re.compile(r"^#{1,2} Drawing\s*$", re.MULTILINE)
@@ -24,10 +24,12 @@ PARSER = make_parser()
 LONE_CR = re.compile(r"\r(?!\n)")
 
 
-def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
-    """Bytes to text; binary or oversized files give no text, bad UTF-8 is replaced."""
-    if len(data) > MAX_BYTES:
-        return None, [Problem(path, "too-large", f"{len(data)} bytes is over the "
+def decode(path: str, data: bytes, size: int | None = None) -> tuple[str | None, list[Problem]]:
+    """Bytes to text; binary or oversized files (``size``: the file's, when ``data`` is only
+    its start) give no text, bad UTF-8 is replaced."""
+    size = max(size or 0, len(data))
+    if size > MAX_BYTES:
+        return None, [Problem(path, "too-large", f"{size} bytes is over the "
                               f"{MAX_BYTES}-byte limit; split the note", None)]
     if b"\x00" in data:
         return None, [Problem(path, "binary", "binary data in a .md file; not indexed", None)]
@@ -45,11 +47,13 @@ def parse_note(path: str, data: bytes, config: Config) -> Note:
     return parse_with_body(path, data, config)[0]
 
 
-def parse_with_body(path: str, data: bytes, config: Config) -> tuple[Note, str, int]:
-    """The parsed note, its body text and the 0-based file line the body starts at."""
+def parse_with_body(path: str, data: bytes, config: Config,
+                    size: int | None = None) -> tuple[Note, str, int]:
+    """The parsed note, its body text and the 0-based file line the body starts at (``size``:
+    the file's, when ``data`` was read only up to the size limit)."""
     note_id = path[:-3]
     note = Note(id=note_id, path=path, title=note_id.rsplit("/", 1)[-1], size=len(data))
-    text, note.problems = decode(path, data)
+    text, note.problems = decode(path, data, size)
     if text is None:
         note.type = note_type(note_id, path, None, config)
         return note, "", 0

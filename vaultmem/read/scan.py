@@ -15,7 +15,7 @@ from ..recall.doc import meta_of, search_doc
 from .cache import Cache, Entries
 from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from .resolve import Resolver
-from .walk import FileInfo, list_vault
+from .walk import MAX_BYTES, FileInfo, list_vault
 
 PARALLEL_MIN = 200
 CHUNK = 100
@@ -162,7 +162,7 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
     """One file's cache entry."""
     try:
         with open(os.path.join(config.root, info.path), "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_BYTES + 1)  # a larger note is refused unread
     except OSError as exc:
         return _failed_entry(info, "unreadable", f"cannot read: {exc}")
     try:
@@ -176,7 +176,7 @@ def _entry(config: Config, info: FileInfo, data: bytes) -> Entry:
     """The entry of a note read as ``data``: the parsed note and its search document."""
     from .parse import parse_with_body  # markdown-it is imported only when parsing
 
-    note, body, _ = parse_with_body(info.path, data, config)
+    note, body, _ = parse_with_body(info.path, data, config, info.size)
     note.mtime_ns, note.size = info.mtime_ns, info.size
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)

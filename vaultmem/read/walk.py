@@ -12,6 +12,8 @@ from ..model import Problem
 from .sync import copy_of
 from .types import in_folder
 
+MAX_BYTES = 8 * 1024 * 1024  # a larger .md file is reported, not read
+
 
 @dataclass(slots=True)
 class FileInfo:
