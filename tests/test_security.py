@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from vaultmem.vault import Vault
-from vaultmem.write.files import OutsideVault, inside, move, remove, update
+from vaultmem.write.files import move, remove, update
+from vaultmem.write.paths import OutsideVault, inside
 
 from .conftest import hash_tree
 from .test_cli import run

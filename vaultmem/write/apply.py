@@ -11,7 +11,8 @@ from ..model import Json, Note
 from ..read.parse import parse_note
 from ..secrets import check_text
 from ..vault import Vault
-from .files import inside, read_bytes, update
+from .files import read_bytes, update
+from .paths import inside
 
 Check = Callable[[Note], str | None]  # returns what is wrong, or None
 

@@ -7,6 +7,7 @@ import fcntl
 import hashlib
 import os
 import re
+import secrets
 import stat
 import tempfile
 import time
@@ -15,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import VaultmemError
-from ..names import RESERVED
+from .paths import OutsideVault, checked_parts, inside, within
+from .watched import LEASE_WAIT, lease, lease_kept, read_all, same, settled_bytes
 
 LOCK_TIMEOUT = 30.0
 RETRIES = 5
-WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
+STALE_TEMP = 300.0  # s after which a note's temp file counts as left by a dead writer
 
 
 class WriteConflict(VaultmemError):
@@ -28,10 +30,6 @@ class WriteConflict(VaultmemError):
 
 class LockTimeout(VaultmemError):
     """Another writer held a note's lock for too long."""
-
-
-class OutsideVault(VaultmemError):
-    """A write would land outside the vault, in a hidden folder, or through a symlink."""
 
 
 class NotWritable(VaultmemError):
@@ -58,6 +56,19 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
     The temp file starts with ``.`` so Obsidian never shows it, and is removed on failure.
     ``durable=False`` skips the fsyncs, for files that can be rebuilt (the parse cache).
     """
+    tmp = _temp_copy(path, data, mode, durable=durable)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        _discard(tmp)
+        raise
+    if durable:
+        _fsync_dir(path.parent)
+
+
+def _temp_copy(path: Path, data: bytes, mode: int, *, durable: bool = True) -> str:
+    """A hidden temp file ``.name.XXXXXXXX.tmp`` beside ``path`` holding ``data`` (removed
+    again if writing it fails)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -66,13 +77,17 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644, *, durable: bool = 
             if durable:
                 os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _discard(tmp)
         raise
-    if durable:
-        _fsync_dir(path.parent)
+    return tmp
+
+
+def _discard(name: str | None) -> None:
+    """Remove a temp file or link if it is there."""
+    if name is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
 
 
 def create_new(path: Path, data: bytes) -> None:
@@ -82,17 +97,11 @@ def create_new(path: Path, data: bytes) -> None:
     leaves a half-written note behind.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = _temp_copy(path, data, 0o666 & ~_umask())
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
         os.link(tmp, path)  # fails if the name exists: no race with another creator
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _discard(tmp)
     _fsync_dir(path.parent)
 
 
@@ -172,62 +181,22 @@ def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> 
     ``change`` gets the current text (None if the file does not exist) and returns the new
     text (None: leave it). If the file changes on disk between reading and replacing (an
     editor or sync saved it), the new content is read and ``change`` applied again; after
-    several tries WriteConflict is raised and nothing is written.
+    several tries WriteConflict is raised and nothing is written. Editors that save in place
+    without the lock (Obsidian) are watched through the file itself: see :class:`_Original`.
     """
     path = inside(root, rel)
     with file_lock(root, rel):
+        _sweep(path)
         for _ in range(RETRIES):
-            before = read_bytes(path)
-            text = _decode(rel, before)
-            after = change(text)
-            if after is None or after == text:
-                return Change(path, text, text)
-            if read_bytes(path) != before:
-                continue  # changed meanwhile: never overwrite the newer content
-            try:
-                _store(path, before, after.encode("utf-8"))
-            except FileExistsError:
-                continue
-            return Change(path, text, after)
+            with _opened(path) as old:
+                text = _decode(rel, old.data if old else None)
+                after = change(text)
+                if after is None or after == text:
+                    return Change(path, text, text)
+                if _store(path, old, after.encode("utf-8")):
+                    return Change(path, text, after)
     raise WriteConflict(f"{rel} kept changing while vaultmem tried to write it; nothing was "
                         "written; try again")
-
-
-def inside(root: Path, rel: str) -> Path:
-    """``root / rel`` when it is a visible file of the vault; else OutsideVault.
-
-    No ``..``, no absolute path, no hidden folder, no symlink (replacing a link would
-    detach it from the note it points to), no name Windows cannot store.
-    """
-    parts = _checked_parts(rel)
-    if any(p.startswith(".") for p in parts):
-        raise OutsideVault(f"{rel!r} is outside the vault's visible notes; vaultmem writes "
-                           "only below the vault folder (check the folders in your config)")
-    path = root / rel
-    if path.is_symlink() or not _within(root, path):
-        raise OutsideVault(f"{rel} is a symbolic link or leads outside the vault; vaultmem "
-                           "does not write through links; edit the note it points to")
-    return path
-
-
-def _checked_parts(rel: str) -> tuple[str, ...]:
-    """The parts of vault path ``rel``; OutsideVault if it could point anywhere else."""
-    parts = Path(rel).parts
-    if not parts or Path(rel).is_absolute() or ".." in parts or "\x00" in rel:
-        raise OutsideVault(f"{rel!r} is outside the vault; vaultmem writes only below the "
-                           "vault folder (check the folders in your config)")
-    for part in parts:
-        if WINDOWS_BAD.search(part) or part.endswith((".", " ")) or \
-                part.split(".")[0].rstrip(" ").upper() in RESERVED:
-            raise OutsideVault(f"{rel!r}: {part!r} is not a file name every system can store "
-                               "(Windows reserves it, or it has one of \\ : * ? \" < > |, or "
-                               "ends with a dot or space); rename it")
-    return parts
-
-
-def _within(root: Path, path: Path) -> bool:
-    """True when ``path`` (following any symlinked folders) stays below ``root``."""
-    return path.resolve().is_relative_to(root.resolve())
 
 
 def move(root: Path, source: str, target: str) -> None:
@@ -235,8 +204,8 @@ def move(root: Path, source: str, target: str) -> None:
     ``.trash/``), never over an existing file, under the source's lock."""
     src, dst = root / source, root / target
     for rel, path in ((source, src), (target, dst)):
-        _checked_parts(rel)
-        if not _within(root, path.parent):
+        checked_parts(rel)
+        if not within(root, path.parent):
             raise OutsideVault(f"{rel} leads outside the vault through a symbolic link; "
                                "nothing was moved")
     with file_lock(root, source):
@@ -253,16 +222,125 @@ def remove(root: Path, rel: str) -> None:
     """Delete a file of the vault's ``.trash/`` (only there: vaultmem never deletes a note)."""
     path = root / rel
     if Path(rel).parts[:1] != (".trash",) or ".." in Path(rel).parts \
-            or not _within(root, path.parent):
+            or not within(root, path.parent):
         raise OutsideVault(f"{rel!r} is not in the vault's .trash/; vaultmem deletes nothing "
                            "else")
     path.unlink(missing_ok=True)
 
 
-def _store(path: Path, before: bytes | None, data: bytes) -> None:
-    """Create or atomically replace, keeping the file's permission bits."""
-    if before is None:
-        create_new(path, data)
+def _store(path: Path, old: _Original | None, data: bytes) -> bool:
+    """Create the note, or replace ``old`` atomically keeping its permission bits; False when
+    another program wrote it meanwhile (then nothing was written)."""
+    if old is None:
+        try:
+            create_new(path, data)
+        except FileExistsError:
+            return False
+        return True
+    tmp = _temp_copy(path, data, stat.S_IMODE(os.fstat(old.fd).st_mode))
+    swapped = False
+    try:
+        swapped = old.swap(tmp)
+    finally:
+        if not swapped:
+            _discard(tmp)
+    return swapped
+
+
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[_Original | None]:
+    """The note as it is now, its file held open meanwhile (None: there is no such file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        yield None
         return
-    mode = stat.S_IMODE(path.stat().st_mode)
-    atomic_write(path, data, mode)
+    try:
+        yield _Original(path, fd)
+    finally:
+        os.close(fd)  # also ends a lease
+
+
+class _Original:
+    """A note as vaultmem read it, its file kept open to see whether another program writes it.
+
+    Obsidian saves in place (truncate, write) without vaultmem's lock. Such a save could be read
+    half done, or land on the old file just before the rename and vanish with it. A read lease
+    (Linux) makes the kernel hold back another program's opening of the file for writing until
+    vaultmem lets go, and shows that it came: vaultmem reads only when no one is saving, and if
+    a save begins around the rename, the old file is put back so the save lands in view and the
+    write is tried again. Without leases the bytes are compared before and after the rename.
+    """
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path, self.fd = path, fd
+        self.leases = lease(fd, LEASE_WAIT)
+        self.data = read_all(fd) if self.leases else settled_bytes(fd)
+        self._unlease()  # not held while ``change`` runs: it may write this very file
+
+    def swap(self, tmp: str) -> bool:
+        """Rename ``tmp`` over the note if no one else wrote it since it was read."""
+        aside = self._aside()
+        try:
+            if not self._settled():
+                return False
+            new = os.stat(tmp)
+            os.replace(tmp, self.path)
+            _fsync_dir(self.path.parent)  # also gives a save that began meanwhile time to show
+            # without a second name, or with the note replaced again meanwhile, the write stands
+            if self._untouched() or aside is None or not same(new, self.path):
+                return True
+            os.replace(aside, self.path)  # a save to the old file began: let it land in view
+            aside = None
+            return False
+        finally:
+            _discard(aside)
+            self._unlease()
+
+    def _aside(self) -> str | None:
+        """A hidden second name of the old file, to put it back (None if links fail)."""
+        name = str(self.path.with_name(f".{self.path.name}.{secrets.token_hex(4)}.tmp"))
+        try:
+            os.link(self.path, name)
+        except OSError:
+            return None
+        if not same(os.fstat(self.fd), Path(name)):
+            _discard(name)  # the note was replaced meanwhile: _settled says so too
+            return None
+        return name
+
+    def _settled(self) -> bool:
+        """Still the file at the note's path, with the bytes read, and no one saving it."""
+        if self.leases and not lease(self.fd):
+            return False
+        return same(os.fstat(self.fd), self.path) and read_all(self.fd) == self.data
+
+    def _untouched(self) -> bool:
+        """No one began writing the old file (asked after the rename)."""
+        if self.leases and not lease_kept(self.fd):
+            return False
+        return read_all(self.fd) == self.data
+
+    def _unlease(self) -> None:
+        """Let go of the lease: a held-back save goes on."""
+        if self.leases:
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self.fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+
+
+def _sweep(path: Path) -> None:
+    """Remove the note's temp files and links (``.name.XXXXXXXX.tmp``) that a killed writer
+    left, once STALE_TEMP old.
+
+    Runs under the note's lock, so no live vaultmem writer of this note owns one; the age is a
+    margin for anything else that might use the pattern. Obsidian never shows them.
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
+    try:
+        entries = [e for e in os.scandir(path.parent) if pattern.fullmatch(e.name)]
+    except OSError:
+        return
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if time.time() - entry.stat(follow_symlinks=False).st_ctime > STALE_TEMP:
+                os.unlink(entry.path)
