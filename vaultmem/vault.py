@@ -7,7 +7,7 @@ import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
@@ -75,6 +75,12 @@ class Vault:
         cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
         return list(documents(load_facts(cache, self.index.entries())))
 
+    @functools.cached_property
+    def derived(self) -> dict[object, Any]:
+        """Results computed from this reading of the vault, kept while it lasts (forgotten
+        with the index); a long-running process asks once per change, not once per call."""
+        return {}
+
     @property
     def notes(self) -> Mapping[str, Note]:
         """Source notes by id, sorted."""
@@ -128,12 +134,12 @@ class Vault:
                               inode=stat.st_ino)]
             refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
                                                                                  infos)))
-        for cached in ("index", "graph", "search_index", "facts"):
+        for cached in ("index", "graph", "search_index", "facts", "derived"):
             self.__dict__.pop(cached, None)
 
     def refresh_all(self) -> None:
         """Forget everything read (after files moved); the next use scans again."""
-        for cached in ("index", "graph", "search_index", "facts"):
+        for cached in ("index", "graph", "search_index", "facts", "derived"):
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:

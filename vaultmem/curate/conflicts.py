@@ -45,7 +45,9 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     today = today or dt.date.today()
     if not vault.use_cache:
         return _find(vault, kinds, today, touching)
-    known = _remembered(vault, today)  # computed once per vault state, then reused
+    known = vault.derived.get(("conflicts", today))
+    if known is None:  # computed once per vault state (kept in the cache), then reused
+        known = vault.derived["conflicts", today] = _remembered(vault, today)
     return [f for f in known if f.kind in kinds and (touching is None or touching & set(f.notes))]
 
 

@@ -86,15 +86,15 @@ class SearchIndex:
 
     def postings(self, term: str, *, most: int | None = None) -> list[Posting]:
         """The notes holding ``term``; with ``most``, only that many of the highest counts
-        (each shard is stored highest count first, so the cost no longer grows with the
-        vault)."""
+        (each shard is stored highest count first and gives at most a quarter of ``most``,
+        four times its share, so the cost no longer grows with the vault)."""
         out = []
         for ids, lengths, metas, table in self.shards:
             raw = table.get(term)
             if raw is None:
                 continue
             pairs = array("I")
-            pairs.frombytes(raw if most is None else raw[:most * 8])
+            pairs.frombytes(raw if most is None else raw[:max(most // 4, 1) * 8])
             for k in range(0, len(pairs), 2):
                 number = pairs[k]
                 out.append(Posting(ids[number], pairs[k + 1], lengths[number], metas[number]))
