@@ -5,7 +5,8 @@
 For each size the synthetic vault of gen_vault.py (generated once under ``benchmarks/out/``)
 is measured, each case in a fresh process so its peak RSS (with its parse workers) is its own:
 
-- floor: plain Python reading every note and running one wikilink regex;
+- floor: plain Python reading every note and running one wikilink regex (after one unmeasured
+  read, so no case pays for bringing the files into the page cache);
 - cold scan / warm scan: ``Vault(root).index`` with an empty / a filled parse cache;
 - search, related, context, conflicts: the whole ``vaultmem`` command on the warm cache (what an
   agent's tool call costs), ``conflicts`` also right after one note changed;
@@ -127,6 +128,7 @@ def measure_size(notes: int, queries: int) -> dict[str, dict[str, float]]:
     """Every case for one vault size."""
     root = ensure_vault(notes)
     cache = Path(tempfile.mkdtemp(prefix="vm-scale-"))
+    scan_case("floor", root, cache)  # the files into the page cache first, as for every case
     found = {case: scan_case(case, root, cache) for case in SCANS}  # cold fills the cache
     command_case(["conflicts"], root, cache)  # graph, search index and findings cached
     for name, args in COMMANDS.items():
