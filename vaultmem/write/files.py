@@ -221,8 +221,7 @@ def move(root: Path, source: str, target: str) -> None:
 def remove(root: Path, rel: str) -> None:
     """Delete a file of the vault's ``.trash/`` (only there: vaultmem never deletes a note)."""
     path = root / rel
-    if Path(rel).parts[:1] != (".trash",) or ".." in Path(rel).parts \
-            or not within(root, path.parent):
+    if checked_parts(rel)[:1] != (".trash",) or not within(root, path.parent):
         raise OutsideVault(f"{rel!r} is not in the vault's .trash/; vaultmem deletes nothing "
                            "else")
     path.unlink(missing_ok=True)
