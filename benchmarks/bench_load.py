@@ -60,7 +60,7 @@ from pathlib import Path
 from vaultmem.linting import file_problems
 from vaultmem.vault import Vault
 from vaultmem.write import apply as apply_module
-from vaultmem.write import files, paths
+from vaultmem.write import files, locks, paths
 from vaultmem.write.facts import record_fact
 from vaultmem.write.journal import append_daily, now_update
 
@@ -170,7 +170,7 @@ def attempt(vault: Vault, write: Write, open_items: list[str]) -> None:
     try:
         perform(vault, write)
         write.outcome = "ack"
-    except (files.WriteConflict, files.LockTimeout) as exc:
+    except (files.WriteConflict, locks.LockTimeout) as exc:
         write.outcome = "half" if write.kind == "done" and _in_daily(exc) else "refused"
     except Exception as exc:  # reported as an error of the run
         where = traceback.extract_tb(exc.__traceback__)[-1]

@@ -86,7 +86,7 @@ def test_a_save_between_the_last_check_and_the_rename_survives(
     files.update(tmp_path, "Note.md", change)
     assert note.read_text() == "line one\nexternal line\nvaultmem line\n"
     assert calls == ["line one\n", "line one\nexternal line\n"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".vaultmem", "Note.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Note.md"]
 
 
 def _leases_work(path: Path) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import errno
 import multiprocessing
+import multiprocessing.synchronize
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from vaultmem.read.frontmatter import parse as parse_frontmatter
 from vaultmem.vault import Vault
 from vaultmem.write import files
 from vaultmem.write.journal import append_daily
+from vaultmem.write.locks import LockTimeout, file_lock
 from vaultmem.write.props import set_property
 
 from .conftest import CORPUS
@@ -105,7 +106,7 @@ def test_failed_write_leaves_original_and_no_temp_file(tmp_path: Path,
     with pytest.raises(OSError, match="No space left"):
         files.update(tmp_path, "Note.md", lambda text: "new\n")
     assert note.read_text() == "original\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".vaultmem", "Note.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Note.md"]
 
 
 def test_create_never_replaces_an_existing_file(tmp_path: Path) -> None:
@@ -149,9 +150,64 @@ def test_concurrent_appends_from_processes_keep_every_entry_once(sample: Path) -
     assert note.problems == []
 
 
-def test_lock_files_live_in_the_hidden_vaultmem_folder(sample: Path) -> None:
-    before = {p for p in sample.rglob("*") if ".vaultmem" not in p.parts}
+def test_writes_leave_nothing_of_vaultmem_in_the_vault(sample: Path) -> None:
+    before = set(sample.rglob("*"))
+    vault = Vault(sample)
+    for i in range(3):
+        append_daily(vault, f"hello {i}", when=dt.datetime(2026, 11, 29, 8, i))
+    files.update(sample, "People/Lucy Tan.md", lambda text: f"{text}\nmore\n")
+    assert set(sample.rglob("*")) - before == {sample / "Daily" / "2026-11-29.md"}
+
+
+def test_a_users_vaultmem_folder_stays_and_old_lock_files_are_cleared(sample: Path) -> None:
+    locks = sample / ".vaultmem" / "locks"
+    locks.mkdir(parents=True)
+    (sample / ".vaultmem" / "config.toml").write_text("")
+    (locks / ("0" * 32 + ".lock")).write_text("")  # left by an older vaultmem or a kill -9
     append_daily(Vault(sample), "hello", when=dt.datetime(2026, 11, 29, 8, 0))
-    after = {p for p in sample.rglob("*") if ".vaultmem" not in p.parts}
-    assert after - before == {sample / "Daily" / "2026-11-29.md"}
-    shutil.rmtree(sample / ".vaultmem")
+    assert sorted(p.name for p in (sample / ".vaultmem").iterdir()) == ["config.toml"]
+
+
+def _hold_lock(root: str, held: multiprocessing.synchronize.Event,
+               go: multiprocessing.synchronize.Event) -> None:
+    with file_lock(Path(root), "Note.md"):
+        held.set()
+        go.wait(30)
+
+
+def test_a_held_lock_blocks_another_process_until_released(tmp_path: Path) -> None:
+    held, go = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.Process(target=_hold_lock, args=(str(tmp_path), held, go))
+    holder.start()
+    try:
+        assert held.wait(30)
+        with pytest.raises(LockTimeout, match=r"note\.md: another writer held its lock"), \
+                file_lock(tmp_path, "note.md", timeout=0.2):  # names differ only in case
+            pass
+    finally:
+        go.set()
+        holder.join(30)
+    with file_lock(tmp_path, "Note.md"):
+        assert len(list((tmp_path / ".vaultmem-locks").iterdir())) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def _count_under_lock(root: str, rounds: int) -> None:
+    counter = Path(root) / "counter"
+    for _ in range(rounds):
+        with file_lock(Path(root), "Note.md"):
+            value = int(counter.read_text())
+            counter.write_text(str(value + 1))
+
+
+def test_deleting_the_lock_file_never_lets_two_writers_in(tmp_path: Path) -> None:
+    (tmp_path / "counter").write_text("0")
+    procs = [multiprocessing.Process(target=_count_under_lock, args=(str(tmp_path), 150))
+             for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(120)
+        assert proc.exitcode == 0
+    assert (tmp_path / "counter").read_text() == "600"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["counter"]

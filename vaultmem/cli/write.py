@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from .. import clock
 from ..errors import UsageError
 from ..vault import Vault
 from ..write import entries, facts, journal, seed
@@ -35,13 +36,13 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def when_of(date: str | None, time: str | None) -> dt.datetime:
     """The moment a write records: now, or the given date and time."""
-    now = dt.datetime.now().replace(second=0, microsecond=0)
+    now = clock.now().replace(second=0, microsecond=0)
     try:
         day = dt.date.fromisoformat(date) if date else now.date()
-        clock = dt.time.fromisoformat(time) if time else now.time()
+        at = dt.time.fromisoformat(time) if time else now.time()
     except ValueError as exc:
         raise UsageError(f"bad --date/--time ({exc}); use YYYY-MM-DD and HH:MM") from exc
-    return dt.datetime.combine(day, clock)
+    return dt.datetime.combine(day, at)
 
 
 def report(results: Sequence[WriteResult], as_json: bool) -> None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import clock
 from ..errors import UsageError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply, guard
@@ -87,7 +88,7 @@ def capture(vault: Vault, message: str, *, pattern_key: str | None = None,
         raise UsageError("nothing to capture: the message is empty")
     guard(vault, message, where="captured message")
     triggers = vault.config.triggers if triggers is None else triggers
-    when, kind = when or dt.datetime.now(), classify(message, triggers) or "note"
+    when, kind = when or clock.now(), classify(message, triggers) or "note"
     done = "would record" if dry_run else "recorded"
     if kind in ("correction", "request"):
         key = pattern_key or message_key(message, {**TRIGGERS, **triggers}[kind])

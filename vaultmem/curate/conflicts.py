@@ -11,6 +11,7 @@ from dataclasses import astuple
 
 import networkx as nx
 
+from .. import clock
 from ..model import Fact, Finding
 from ..read.cache import Cache, folder_stamp
 from ..read.resolve import Resolver
@@ -42,7 +43,7 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     ``touching`` limits the work to conflicts involving those notes: only they, the notes
     linking them (where facts about them are stated) and the decisions are read.
     """
-    today = today or dt.date.today()
+    today = today or clock.today()
     if not vault.use_cache:
         return _find(vault, kinds, today, touching)
     known = vault.derived.get(("conflicts", today))

@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import clock
 from ..errors import NoteNotFound
 from ..model import Json, Note
 from ..vault import Vault
@@ -39,7 +40,7 @@ def import_council(vault: Vault, data: object, *, dry_run: bool = False,
     Order: entity properties, decisions, KPIs, lessons, daily sessions (which bring back their
     inline fields), then the facts still missing (fact notes, fields stated elsewhere).
     """
-    doc, when, report = validate(vault, data), when or dt.datetime.now(), ImportReport()
+    doc, when, report = validate(vault, data), when or clock.now(), ImportReport()
     facts: list[Json] = doc.get("facts", [])
     _facts(vault, [f for f in facts if f.get("kind") == "property"], report, dry_run, when)
     for index, item in enumerate(doc.get("decisions", [])):

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from dataclasses import asdict, dataclass
 
+from .. import clock
 from ..errors import UsageError
 from ..model import Json, Note
 from ..vault import Vault
@@ -104,7 +105,7 @@ def record_kpi(vault: Vault, name: str, value: str, *, target: str | None = None
     number = parse_value(value)
     if not isinstance(number, int | float) or isinstance(number, bool):
         raise UsageError(f"a KPI value is a number, not {value!r}")
-    day = (when or dt.datetime.now()).date().isoformat()
+    day = (when or clock.now()).date().isoformat()
     props: dict[str, Value] = {"value": number, "updated": day}
     if target is not None:
         props["target"] = parse_value(target)

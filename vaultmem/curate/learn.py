@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .. import clock
 from ..errors import NoteNotFound, UsageError
 from ..names import check_title
 from ..vault import Vault
@@ -183,7 +184,7 @@ def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
                  dry_run: bool = False) -> tuple[list[WriteResult], Logged]:
     """``learn``, also returning what was logged (for ``capture``)."""
     _check_input(vault, kind, text, pattern_key, context, action, area, agent)
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     rel = f"{vault.config.folders.get('learning', 'Learnings')}/{KINDS[kind][0]}.md"
     rel = rel.removeprefix("/")
     now = vault.note_text(rel[:-3]) if rel[:-3] in vault.notes else None

@@ -10,13 +10,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..model import Json, Note
 from ..read.record import decode
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
 from ..write.entries import history_line
-from ..write.files import atomic_write, file_lock, move, remove
+from ..write.files import atomic_write, move, remove
+from ..write.locks import file_lock
 from ..write.props import set_properties
 from ..write.sections import append_to_section
 
@@ -77,7 +79,7 @@ def referenced(vault: Vault, today: dt.date, days: int) -> set[str]:
 def stale(vault: Vault, *, today: dt.date | None = None) -> list[Stale]:
     """Entries not updated for ``stale_days`` and not referenced for ``unreferenced_days``, and
     entries whose ``expires`` / ``valid_until`` date has passed."""
-    today = today or dt.date.today()
+    today = today or clock.today()
     cutoff = (today - dt.timedelta(days=vault.config.stale_days)).isoformat()
     recent = referenced(vault, today, vault.config.unreferenced_days)
     found = []
@@ -100,7 +102,7 @@ def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
             dry_run: bool = False) -> WriteResult:
     """Set ``status: archived`` (the note stays where it is, so links keep working)."""
     note = vault.note(name)
-    day = (when or dt.datetime.now()).date()
+    day = (when or clock.now()).date()
 
     def change(text: str | None) -> str | None:
         if text is None:
@@ -162,7 +164,7 @@ def forget(vault: Vault, name: str, *, force: bool = False, when: dt.datetime | 
         return f"{TRASH}/{trash_name}"
     move(vault.root, note.path, f"{TRASH}/{trash_name}")
     records[trash_name] = {"from": note.path,
-                           "deleted": (when or dt.datetime.now()).date().isoformat()}
+                           "deleted": (when or clock.now()).date().isoformat()}
     _save_manifest(vault, records)
     vault.refresh_all()
     return f"{TRASH}/{trash_name}"
@@ -198,7 +200,7 @@ def restore(vault: Vault, name: str, *, dry_run: bool = False) -> str:
 def trash(vault: Vault, *, purge: bool = False, today: dt.date | None = None,
           dry_run: bool = False) -> list[Json]:
     """What the trash holds (oldest first); ``purge`` deletes what is past the retention."""
-    today = today or dt.date.today()
+    today = today or clock.today()
     records = _manifest(vault)
     limit = (today - dt.timedelta(days=vault.config.trash_days)).isoformat()
     rows = [{"name": k, "from": v["from"], "deleted": v["deleted"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
@@ -69,7 +70,7 @@ def promote_due(vault: Vault, *, when: dt.datetime | None = None, dry_run: bool 
 
     A key whose lesson cannot be written raises, or with ``on_error`` is reported and skipped.
     """
-    when, results = when or dt.datetime.now(), []
+    when, results = when or clock.now(), []
     folder = vault.config.folders.get("learning", "Learnings")
     for stem, _ in KINDS.values():
         rel = f"{folder}/{stem}.md".removeprefix("/")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from .. import clock
 from ..model import Json
 from ..vault import Vault
 from ..write.apply import WriteResult
@@ -61,7 +62,7 @@ def roll_completions(vault: Vault, today: dt.date, *, dry_run: bool = False) -> 
     logged = {h.text.split(" — ", 1)[-1] for h in note.headings} if note else set()
     results = [append_daily(vault, item, title=done_title(item), when=when, dry_run=dry_run)
                for item in items if done_title(item) not in logged]
-    now = dt.datetime.combine(today, dt.datetime.now().time().replace(second=0, microsecond=0))
+    now = dt.datetime.combine(today, clock.now().time().replace(second=0, microsecond=0))
     return results + now_update(vault, "clear", "completions", when=now, dry_run=dry_run)
 
 
@@ -87,7 +88,7 @@ def _refresh(vault: Vault, today: dt.date, dry_run: bool) -> list[WriteResult]:
 def reflect(vault: Vault, *, days: int = 7, today: dt.date | None = None,
             dry_run: bool = False) -> Reflection:
     """Run the nightly maintenance once; a second run right after changes nothing."""
-    today = today or dt.date.today()
+    today = today or clock.today()
     when = dt.datetime.combine(today, dt.time(3, 0))
     out = Reflection()
     since = (today - dt.timedelta(days=days)).isoformat()

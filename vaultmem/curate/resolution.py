@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..model import Fact, Finding
 from ..vault import Vault
@@ -29,7 +30,7 @@ class ConflictNotFound(VaultmemError):
 def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: bool = False,
             dry_run: bool = False, when: dt.datetime | None = None) -> list[WriteResult]:
     """Apply the choice for finding ``identifier``: ``keep`` a note, or the rule's winner."""
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     finding = _finding(vault, identifier, when.date())
     if finding.kind in ("duplicate", "alias-clash", "expired-used", "sync-copy"):
         raise ResolveRefused(f"{finding.id} is a {finding.kind}: {finding.suggestion}")

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
-from .. import report
+from .. import clock, report
 from ..curate.conflicts import KINDS, find_conflicts
 from ..errors import UsageError, VaultmemError
 from ..read.scan import Index
@@ -63,7 +63,7 @@ def same_files(new: Index, old: Index) -> bool:
 
 def moment() -> dt.datetime:
     """The moment a write records, to the minute (as the CLI's default)."""
-    return dt.datetime.now().replace(second=0, microsecond=0)
+    return clock.now().replace(second=0, microsecond=0)
 
 
 class Tools:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import clock
 from ..errors import MissingExtra, VaultmemError
 from ..vault import Vault
 from ..write.apply import WriteResult
@@ -123,6 +124,6 @@ def _loop(events: queue.Queue[str], batch: Batcher, stop: threading.Event,
         if not paths:
             continue
         try:
-            log(log_line(paths, run(), dt.datetime.now()))
+            log(log_line(paths, run(), clock.now()))
         except (VaultmemError, OSError) as exc:  # a file vanished or is half-written: next time
-            log(f"{dt.datetime.now():%H:%M:%S} rebuild failed ({exc}); retrying on the next change")
+            log(f"{clock.now():%H:%M:%S} rebuild failed ({exc}); retrying on the next change")

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
+from .. import clock
 from ..model import Json
 
 LINK_WEIGHT = 2.0
@@ -68,7 +69,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     _farther(undirected, note, depth, scores)
     _tags(graph, note, set(text or ()), scores, reasons)
     _text(graph, note, text or {}, scores, reasons)
-    _recency(graph, scores, reasons, today or dt.date.today())
+    _recency(graph, scores, reasons, today or clock.today())
     best = heapq.nsmallest(limit, ((-round(s, 4), n) for n, s in scores.items()
                                    if n != note and _eligible(graph, n)))
     return [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""), -s,

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
+from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..model import Note
 from ..names import check_title
@@ -92,7 +93,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     if duplicate is not None:
         raise DuplicateNote(f"a note like {title!r} exists: did you mean [[{duplicate.id}]]? "
                             "(--force to create anyway)")
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     props = _props(vault, rel[:-3], fields, links)
     text = set_properties(render(template_text(vault.config, kind), vault.config, title, when),
                           props)
@@ -133,7 +134,7 @@ def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
            force: bool = False, dry_run: bool = False,
            when: dt.datetime | None = None) -> list[WriteResult]:
     """Record a decision; ``supersedes`` also marks the older decision superseded."""
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     old = vault.note(supersedes) if supersedes else None
     if old is not None:
         if old.type not in ("decision", "lesson"):

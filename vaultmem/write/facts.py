@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from .. import clock
 from ..errors import UsageError
 from ..model import Note
 from ..read import frontmatter
@@ -74,7 +75,7 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
     if confidence is not None and not 0 <= confidence <= 1:
         raise UsageError("--confidence must be between 0 and 1")
     note = vault.note(entity)
-    today = (when or dt.datetime.now()).date()
+    today = (when or clock.now()).date()
     new = parse_value(value)
     extra = _provenance(vault, note.id, source, confidence, valid_from)
     outcome: dict[str, object] = {}
@@ -151,7 +152,7 @@ def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
     """Keep the entity note's value of ``attribute``: a history line says what it was kept over
     (``over``, e.g. ``UTC+7 in [[Daily/2026-11-26]]``) and ``updated`` moves to today."""
     note = vault.note(entity)
-    today = (when or dt.datetime.now()).date()
+    today = (when or clock.now()).date()
 
     def change(text: str | None) -> str | None:
         if text is None:

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
 import re
 import secrets
 import stat
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import VaultmemError
+from .locks import file_lock
 from .paths import OutsideVault, checked_parts, inside, within
 from .watched import LEASE_WAIT, lease, lease_kept, read_all, same, settled_bytes
 
-LOCK_TIMEOUT = 30.0
 RETRIES = 5
 STALE_TEMP = 300.0  # s after which a note's temp file counts as left by a dead writer
 
 
 class WriteConflict(VaultmemError):
     """A file kept changing while vaultmem tried to update it; nothing was written."""
-
-
-class LockTimeout(VaultmemError):
-    """Another writer held a note's lock for too long."""
 
 
 class NotWritable(VaultmemError):
@@ -133,29 +127,6 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-@contextlib.contextmanager
-def file_lock(root: Path, rel: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-    """Hold the cross-process lock of vault file ``rel`` (in ``<vault>/.vaultmem/locks``)."""
-    folder = root / ".vaultmem" / "locks"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = hashlib.sha256(rel.lower().encode("utf-8")).hexdigest()[:32]
-    fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise LockTimeout(f"{rel}: another writer held its lock for {timeout:.0f} s; "
-                                      "try again") from None
-                time.sleep(0.005)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 def read_bytes(path: Path) -> bytes | None:
     """The file's bytes, or None when it does not exist."""
     try:
@@ -185,8 +156,8 @@ def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> 
     without the lock (Obsidian) are watched through the file itself: see :class:`_Original`.
     """
     path = inside(root, rel)
-    with file_lock(root, rel):
-        _sweep(path)
+    with file_lock(root, rel) as fs_now:
+        _sweep(path, fs_now)
         for _ in range(RETRIES):
             with _opened(path) as old:
                 text = _decode(rel, old.data if old else None)
@@ -327,9 +298,9 @@ class _Original:
                 fcntl.fcntl(self.fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
 
 
-def _sweep(path: Path) -> None:
+def _sweep(path: Path, fs_now: float) -> None:
     """Remove the note's temp files and links (``.name.XXXXXXXX.tmp``) that a killed writer
-    left, once STALE_TEMP old.
+    left, once STALE_TEMP old by the file system's clock ``fs_now``.
 
     Runs under the note's lock, so no live vaultmem writer of this note owns one; the age is a
     margin for anything else that might use the pattern. Obsidian never shows them.
@@ -341,5 +312,5 @@ def _sweep(path: Path) -> None:
         return
     for entry in entries:
         with contextlib.suppress(OSError):
-            if time.time() - entry.stat(follow_symlinks=False).st_ctime > STALE_TEMP:
+            if fs_now - entry.stat(follow_symlinks=False).st_ctime > STALE_TEMP:
                 os.unlink(entry.path)

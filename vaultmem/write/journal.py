@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..model import Note
 from ..moment import format_moment
@@ -50,7 +51,7 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     if not text.strip():
         raise UsageError("nothing to log: the entry text is empty")
     guard(vault, text, title, where="daily entry")
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     rel = daily_path(vault, when.date())
     name = (title or entry_title(text)).strip()
     heading = f"### {when:%H:%M} — {name}"
@@ -83,7 +84,7 @@ def _now_base(vault: Vault, old: str | None, when: dt.datetime) -> str:
 def now_update(vault: Vault, action: str, text: str | None = None, *,
                when: dt.datetime | None = None, dry_run: bool = False) -> list[WriteResult]:
     """Change the NOW board: set, add, done, block, unblock or clear (``text`` = section)."""
-    when = when or dt.datetime.now()
+    when = when or clock.now()
     guard(vault, text, where="NOW board")
     if action != "clear" and not (text or "").strip():
         raise UsageError(f"now {action} needs a text")

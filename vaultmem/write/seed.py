@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from .. import clock
 from ..errors import UsageError
 from ..model import Json
 from ..vault import Vault
@@ -24,7 +25,7 @@ def write_fact(vault: Vault, fact: str, category: str, *, when: dt.datetime | No
     if not fact.strip():
         raise UsageError("the fact is empty")
     guard(vault, fact, where="MEMORY.md")
-    day = (when or dt.datetime.now()).date().isoformat()
+    day = (when or clock.now()).date().isoformat()
     line = f"- {day}: {' '.join(fact.split())}"
 
     def change(old: str | None) -> str | None:
