@@ -51,9 +51,9 @@ def test_show_by_name_id_and_path(sample: Path) -> None:
     data = json.loads(outputs[0])
     assert data["id"] == "People/Lucy Tan"
     assert data["aliases"] == ["Lucy"]
-    assert data["block_ids"] == [{"id": "pref-async", "line": 18}]
+    assert data["block_ids"] == [{"id": "pref-async", "line": 19}]
     assert data["links"][0] == {"raw": "[[DataFlow]]", "target": "DataFlow", "subpath": "",
-                                "alias": None, "embed": False, "line": 11, "kind": "body",
+                                "alias": None, "embed": False, "line": 12, "kind": "body",
                                 "key": None, "size": None, "resolved": "Projects/DataFlow",
                                 "ambiguous": False}
     assert {"id": "MEMORY", "line": 8, "raw": "[[Lucy Tan#^pref-async]]"} in data["backlinks"]
@@ -69,7 +69,25 @@ def test_show_unknown_note_suggests(sample: Path) -> None:
 def test_missing_vault_is_a_usage_error(tmp_path: Path) -> None:
     code, _, err = run(tmp_path / "nope", "scan")
     assert code == 2
-    assert "does not exist; pass --vault PATH" in err
+    assert err == (f"Error: vault folder {tmp_path / 'nope'} does not exist; pass --vault with "
+                   "the folder of your notes\n")
+
+
+def test_a_note_given_as_the_vault_names_its_vault_in_one_line(sample: Path) -> None:
+    code, out, err = run(sample / "People" / "Lucy Tan.md", "scan")
+    assert (code, out) == (2, "")
+    assert err == (f"Error: {sample / 'People' / 'Lucy Tan.md'} is a file, not a vault folder; "
+                   f"pass the folder that holds your notes: --vault {sample}\n")
+
+
+def test_an_empty_folder_says_it_holds_no_notes(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(cli, ["--vault", "empty", "scan"])
+    assert result.exit_code == 0
+    assert result.stdout.split("\n")[:2] == [
+        "Vault   empty", "Notes   0 (no Markdown notes here; is this the vault's root folder?)"]
 
 
 def test_graph_formats(sample: Path) -> None:

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -22,7 +23,7 @@ pytest.importorskip("watchdog")
 CONTEXT = Path("_vaultmem") / "context" / "Rafael.md"
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
+def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> bool:
     """Poll ``condition`` until it holds or ``timeout`` seconds passed."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -36,11 +37,12 @@ def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
 def watching(sample: Path) -> Iterator[list[str]]:
     """A watcher for Rafael on the sample copy, running in a thread; yields its log lines."""
     logs: list[str] = []
-    stop = threading.Event()
+    stop, ready = threading.Event(), threading.Event()
     thread = threading.Thread(target=watch, args=(Vault(sample),), kwargs={
-        "agents": ["Rafael"], "debounce": 0.3, "log": logs.append, "stop": stop})
+        "agents": ["Rafael"], "debounce": 0.3, "log": logs.append, "stop": stop,
+        "ready": ready.set})
     thread.start()
-    time.sleep(0.5)  # the observer is scheduled
+    assert ready.wait(60)
     yield logs
     stop.set()
     thread.join(timeout=10)
@@ -94,8 +96,10 @@ def test_a_burst_is_one_rebuild_and_own_writes_do_not_loop(sample: Path,
     for i in range(200):
         (sample / f"Burst {i}.md").write_text(f"Synced note {i} about [[Rafael]].\n")
     assert wait_for(lambda: len(watching) >= 1)
-    time.sleep(1.5)  # a loop on its own writes would log again here
-    assert len(watching) == 1 and " 200 changed (" in watching[0]
+    (sample / "Marker.md").write_text("After the burst, [[Rafael]].\n")
+    assert wait_for(lambda: len(watching) >= 2)  # a loop on its own writes would show here
+    assert " 200 changed (" in watching[0] and " 1 changed (" in watching[1], watching
+    assert len(watching) == 2
 
 
 def test_files_vanishing_mid_burst(sample: Path, watching: list[str]) -> None:
@@ -108,24 +112,53 @@ def test_files_vanishing_mid_burst(sample: Path, watching: list[str]) -> None:
     assert wait_for(lambda: "Keep receipts for 7 years" in context(sample))
 
 
-def test_cli_watch_logs_and_stops_on_ctrl_c(sample: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "vaultmem", "--vault", str(sample), "watch", "--agent", "Rafael",
-         "--debounce", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+class Watcher:
+    """``vaultmem watch`` in a subprocess, its output lines collected as they come."""
+
+    def __init__(self, sample: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "vaultmem", "--vault", str(sample), "watch", "--agent",
+             "Rafael", "--debounce", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self._read, args=(pipe, lines)) for pipe, lines
+                        in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for reader in self.readers:
+            reader.start()
+
+    @staticmethod
+    def _read(pipe: IO[str], lines: list[str]) -> None:
+        lines.extend(iter(pipe.readline, ""))
+
+    def stop(self, sig: int) -> int:
+        """Send ``sig``; the exit code once it ended (killed after a generous wait)."""
+        self.proc.send_signal(sig)
+        try:
+            code = self.proc.wait(timeout=60)
+        finally:
+            self.proc.kill()
+            for reader in self.readers:
+                reader.join(10)
+        return code
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_cli_watch_logs_and_stops_on_ctrl_c_or_sigterm(sample: Path, sig: int) -> None:
+    watcher = Watcher(sample)
     try:
-        time.sleep(2.0)
+        assert wait_for(lambda: any("watching" in line for line in watcher.err))
         (sample / "Daily" / "2026-11-29.md").write_text("### 09:00 — Met [[Rafael]]\n")
-        assert wait_for(lambda: (sample / CONTEXT).exists())
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=15)
+        assert wait_for(lambda: any("updated" in line for line in watcher.out))
     finally:
-        proc.kill()
-    assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
-    assert f"updated {CONTEXT.as_posix()}" in out
+        code = watcher.stop(sig)
+    err = "".join(watcher.err)
+    assert code == 0 and err.startswith(f"watching {sample} (Ctrl-C stops)\n"), err
+    assert err.endswith("stopped\n") and "Traceback" not in err
+    assert f"updated {CONTEXT.as_posix()}" in "".join(watcher.out)
 
 
 def test_missing_watchdog_is_a_clear_error(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "watchdog.observers", None)
     code, _, err = run(sample, "watch")
-    assert code == 2 and "pip install 'vaultmem[watch]'" in err
+    assert code == 2 and err == "Error: watch needs watchdog: pip install 'vaultmem[watch]'\n"

@@ -28,8 +28,9 @@ def test_fact_updates_property_and_keeps_history(sample: Path) -> None:
     assert out == ("updated People/Lucy Tan.md (version 2)\n  conflict detected, both versions "
                    "kept: timezone was UTC+8; the old value is in ## History\n")
     text = (sample / "People" / "Lucy Tan.md").read_text()
-    assert "timezone: UTC+7\n" in text and "version: 2\nupdated: 2026-11-29\n" in text
-    assert text.endswith("\n## History\n- v1 (until 2026-11-29): timezone = UTC+8\n"
+    assert "timezone: UTC+7\n" in text and "version: 2\n" in text
+    assert "updated: 2026-11-29\n" in text and "updated: 2026-11-26" not in text
+    assert text.endswith("\n## History\n- v1 (2026-11-26): timezone = UTC+8\n"
                          "- v2 (2026-11-29): timezone = UTC+7 (source [[2026-11-26]], "
                          "confidence 0.9)\n")
     again = results(run(sample, "fact", "Lucy", "timezone", "utc+7", "--json", *AT)[1])

@@ -64,7 +64,7 @@ def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | Non
     if chosen:
         path = Path(chosen).expanduser()
         if not path.is_dir():
-            raise VaultNotFound(f"vault folder {path} does not exist; pass --vault PATH")
+            raise VaultNotFound(_not_a_folder(path))
         return path.resolve()
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
@@ -74,6 +74,18 @@ def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | Non
         f"no vault found at or above {here} (no .obsidian/ or .vaultmem/ folder); "
         "pass --vault PATH or set VAULTMEM_VAULT"
     )
+
+
+def _not_a_folder(path: Path) -> str:
+    """Why ``path`` cannot be a vault, and the likely fix."""
+    if not path.exists():
+        return f"vault folder {path} does not exist; pass --vault with the folder of your notes"
+    if path.is_file():
+        home = next((f for f in path.resolve().parents if (f / ".obsidian").is_dir()),
+                    path.parent)
+        return (f"{path} is a file, not a vault folder; pass the folder that holds your notes: "
+                f"--vault {home}")
+    return f"{path} is not a folder; pass --vault with the folder of your notes"
 
 
 def load_config(root: Path) -> Config:

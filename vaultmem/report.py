@@ -51,13 +51,14 @@ def _problem(problem: Any) -> Json:
             "line": problem.line, "message": f"{problem.path}: {problem.message}"}
 
 
-def scan_text(summary: Json) -> str:
-    """The readable form of :func:`scan_summary`."""
+def scan_text(summary: Json, *, shown: str | None = None) -> str:
+    """The readable form of :func:`scan_summary` (``shown``: the vault path as given)."""
     links, cache = summary["links"], summary["cache"]
-    types = ", ".join(f"{kind} {count}" for kind, count in summary["by_type"].items())
+    types = ", ".join(f"{kind} {count}" for kind, count in summary["by_type"].items()) or (
+        "no Markdown notes here; is this the vault's root folder?")
     skipped = ", ".join(f"{kind} {count}" for kind, count in summary["skipped"].items())
     lines = [
-        f"Vault   {summary['vault']}",
+        f"Vault   {shown or summary['vault']}",
         f"Notes   {summary['notes']} ({types})",
         f"Skipped {skipped or 'none'}",
         f"Links   {links['total']}: {links['resolved']} resolved, {links['unresolved']} "

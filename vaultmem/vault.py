@@ -39,6 +39,7 @@ class Vault:
     def __init__(self, root: str | os.PathLike[str], *, config: Config | None = None,
                  use_cache: bool = True, progress: Progress | None = None) -> None:
         self.root = Path(root).resolve()
+        self.shown = os.fspath(root)  # the path as the user gave it, for messages
         self.config = config or load_config(self.root)
         self.use_cache = use_cache
         self.progress = progress
@@ -46,7 +47,10 @@ class Vault:
     @classmethod
     def discover(cls, path: str | os.PathLike[str] | None = None, **options: object) -> Vault:
         """Open the vault at ``path``, $VAULTMEM_VAULT, or the nearest marked parent folder."""
-        return cls(find_vault(path), **options)  # type: ignore[arg-type]
+        vault = cls(find_vault(path), **options)  # type: ignore[arg-type]
+        given = path or os.environ.get("VAULTMEM_VAULT")
+        vault.shown = os.fspath(given) if given else vault.shown
+        return vault
 
     @functools.cached_property
     def index(self) -> Index:

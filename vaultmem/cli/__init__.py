@@ -134,7 +134,7 @@ def with_vault(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--vault", "vault_path", type=click.Path(file_okay=False),
+@click.option("--vault", "vault_path", metavar="PATH",
               help="Vault folder (default: $VAULTMEM_VAULT, else the nearest folder above the "
                    "current one holding .obsidian/ or .vaultmem/).")
 @click.option("--no-cache", is_flag=True, help="Parse every file again; ignore the cache.")

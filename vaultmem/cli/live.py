@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+
 import click
 
 from ..vault import Vault
@@ -18,7 +22,8 @@ from . import cli, with_vault
 @with_vault
 def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: int, index: bool,
                   conflicts: bool) -> None:
-    """Keep agents' context notes fresh while people and agents edit the vault (Ctrl-C stops).
+    """Keep agents' context notes fresh while people and agents edit the vault (Ctrl-C or
+    SIGTERM stops).
 
     Re-reads only changed files, rebuilds once per burst of changes (a LiveSync pull of 500
     files is one rebuild), ignores its own writes, and logs one line per rebuild.
@@ -31,12 +36,13 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
 
     for agent in agents:
         vault.note(agent)  # an unknown agent fails now, with a suggestion
-    click.echo(f"watching {vault.root} (Ctrl-C stops)", err=True)
-    try:
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # as systemd stops a service
+    with contextlib.suppress(KeyboardInterrupt):
         watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
-              index=index, conflicts=conflicts, log=click.echo)
-    except KeyboardInterrupt:
-        click.echo("stopped", err=True)
+              index=index, conflicts=conflicts, log=click.echo, stop=stop,
+              ready=lambda: click.echo(f"watching {vault.shown} (Ctrl-C stops)", err=True))
+    click.echo("stopped", err=True)
 
 
 @cli.command("mcp")

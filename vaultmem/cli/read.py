@@ -26,7 +26,7 @@ def scan(vault: Vault, as_json: bool) -> None:
     Example:
       vaultmem --vault sample_vault scan --json
     """
-    emit(report.scan_summary(vault), report.scan_text, as_json)
+    emit(report.scan_summary(vault), lambda s: report.scan_text(s, shown=vault.shown), as_json)
 
 
 @cli.command()

@@ -94,8 +94,10 @@ def _handler(root: Path, context_folder: str, events: queue.Queue[str]) -> Any:
 
 def watch(vault: Vault, *, agents: list[str] | None = None, debounce: float = 0.5,
           budget: int = 2000, index: bool = False, conflicts: bool = False,
-          log: Callable[[str], None] = print, stop: threading.Event | None = None) -> None:
-    """Rebuild after every burst of changes until ``stop`` is set (or Ctrl-C)."""
+          log: Callable[[str], None] = print, stop: threading.Event | None = None,
+          ready: Callable[[], None] | None = None) -> None:
+    """Rebuild after every burst of changes until ``stop`` is set (or Ctrl-C); ``ready`` is
+    called once the vault is being watched."""
     try:
         from watchdog.observers import Observer
     except ImportError as exc:
@@ -106,6 +108,8 @@ def watch(vault: Vault, *, agents: list[str] | None = None, debounce: float = 0.
     observer.schedule(_handler(vault.root.resolve(), vault.config.context_folder, events),
                       str(vault.root), recursive=True)
     observer.start()
+    if ready is not None:
+        ready()
     try:
         _loop(events, Batcher(debounce, debounce * 10), stop, log,
               lambda: rebuild(vault, agents, budget=budget, index=index, conflicts=conflicts))
