@@ -37,7 +37,8 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
     for agent in agents:
         vault.note(agent)  # an unknown agent fails now, with a suggestion
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # as systemd stops a service
+    for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, and how systemd stops a service
+        signal.signal(sig, lambda *_: stop.set())
     with contextlib.suppress(KeyboardInterrupt):
         watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
               index=index, conflicts=conflicts, log=click.echo, stop=stop,

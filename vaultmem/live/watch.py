@@ -105,6 +105,7 @@ def watch(vault: Vault, *, agents: list[str] | None = None, debounce: float = 0.
     stop = stop or threading.Event()
     events: queue.Queue[str] = queue.Queue()
     observer = Observer()
+    observer.daemon = True  # never keeps the process alive once the loop has ended
     observer.schedule(_handler(vault.root.resolve(), vault.config.context_folder, events),
                       str(vault.root), recursive=True)
     observer.start()
