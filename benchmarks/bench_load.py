@@ -290,7 +290,7 @@ def edit(root: str, gap: float, seed: int, barrier: Barrier, stop: Event, out: s
         done = save_in_place(Path(root), rng.choice(EDITED), len(edits))
         if done is not None:
             edits.append(done)
-        stop.wait(gap)
+        time.sleep(gap)  # not stop.wait(gap): its deadline is on the wall clock, which may jump
     Path(out).write_text(json.dumps([asdict(e) for e in edits]), encoding="utf-8")
 
 

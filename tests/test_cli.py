@@ -80,6 +80,15 @@ def test_a_note_given_as_the_vault_names_its_vault_in_one_line(sample: Path) -> 
                    f"pass the folder that holds your notes: --vault {sample}\n")
 
 
+def test_a_bad_pinned_clock_is_a_usage_error(sample: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VAULTMEM_NOW", "yesterday")
+    code, out, err = run(sample, "daily", "hello")
+    assert (code, out) == (2, "")
+    assert err == ("Error: VAULTMEM_NOW='yesterday' is not a date or time; use YYYY-MM-DD or "
+                   "YYYY-MM-DDTHH:MM, or unset VAULTMEM_NOW to use the system clock\n")
+
+
 def test_an_empty_folder_says_it_holds_no_notes(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

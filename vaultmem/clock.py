@@ -5,13 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import os
 
-from .errors import UsageError
+from .errors import BadClock
 
 ENV = "VAULTMEM_NOW"
-
-
-class BadClock(UsageError):
-    """VAULTMEM_NOW holds something that is not a date or a date and time."""
 
 
 def now() -> dt.datetime:

@@ -23,6 +23,10 @@ class ConfigError(UsageError):
     """A settings file (.obsidian/*.json, .vaultmem/config.toml) cannot be used."""
 
 
+class BadClock(UsageError):
+    """VAULTMEM_NOW holds something that is not a date or a date and time."""
+
+
 class NoteNotFound(VaultmemError):
     """No note matches the given id, name or path."""
 
