@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import subprocess
@@ -17,7 +16,7 @@ import pytest
 from vaultmem.vault import Vault
 from vaultmem.write.journal import daily_path
 
-from .conftest import ROOT, hash_tree
+from .conftest import NOW, ROOT, hash_tree
 
 mcp = pytest.importorskip("mcp")
 
@@ -28,13 +27,16 @@ WRITERS = {"daily", "fact", "decide", "lesson", "learn", "now"}
 TOKEN = "ghp_" + "A1b2C3d4" * 5  # looks like a GitHub token; the secret guard must refuse it
 
 
+PASSED = ("XDG_CACHE_HOME", "VAULTMEM_NOW", "TZ")  # the test's cache and pinned clock
+
+
 def talk(vault: Path, body: Callable[[Any], Awaitable[T]], *, read_only: bool = False) -> T:
     """Start ``vaultmem --vault VAULT mcp`` and run ``body`` with a session."""
     log = vault.parent / "server.log"
     params = mcp.StdioServerParameters(
         command=sys.executable,
         args=["-m", "vaultmem", "--vault", str(vault), "mcp"] + (["--read-only"] * read_only),
-        env={"XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], "PYTHONPATH": str(ROOT)},
+        env={"PYTHONPATH": str(ROOT), **{k: os.environ[k] for k in PASSED if k in os.environ}},
         cwd=str(ROOT))
 
     async def run() -> T:
@@ -142,7 +144,7 @@ def test_write_tools(sample: Path) -> None:
         return out
 
     got = talk(sample, writes)
-    daily = sample / daily_path(Vault(sample), dt.date.today())
+    daily = sample / daily_path(Vault(sample), NOW.date())
     assert "— KPI check\nOCR accuracy reached 0.88 on the pilot" in daily.read_text()
     assert "not written" not in daily.read_text()
     assert json.loads(got["daily"])["results"][0]["action"] in {"appended", "created"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import errno
 import multiprocessing
-import multiprocessing.synchronize
 import os
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -168,25 +168,24 @@ def test_a_users_vaultmem_folder_stays_and_old_lock_files_are_cleared(sample: Pa
     assert sorted(p.name for p in (sample / ".vaultmem").iterdir()) == ["config.toml"]
 
 
-def _hold_lock(root: str, held: multiprocessing.synchronize.Event,
-               go: multiprocessing.synchronize.Event) -> None:
+def _hold_lock(root: str, talk: Connection) -> None:
     with file_lock(Path(root), "Note.md"):
-        held.set()
-        go.wait(30)
+        talk.send("held")
+        talk.poll(60)  # until told to let go (a pipe's wait is on the monotonic clock)
 
 
 def test_a_held_lock_blocks_another_process_until_released(tmp_path: Path) -> None:
-    held, go = multiprocessing.Event(), multiprocessing.Event()
-    holder = multiprocessing.Process(target=_hold_lock, args=(str(tmp_path), held, go))
+    ours, theirs = multiprocessing.Pipe()
+    holder = multiprocessing.Process(target=_hold_lock, args=(str(tmp_path), theirs))
     holder.start()
     try:
-        assert held.wait(30)
+        assert ours.poll(60) and ours.recv() == "held"
         with pytest.raises(LockTimeout, match=r"note\.md: another writer held its lock"), \
                 file_lock(tmp_path, "note.md", timeout=0.2):  # names differ only in case
             pass
     finally:
-        go.set()
-        holder.join(30)
+        ours.send("go")
+        holder.join(60)
     with file_lock(tmp_path, "Note.md"):
         assert len(list((tmp_path / ".vaultmem-locks").iterdir())) == 1
     assert list(tmp_path.iterdir()) == []
