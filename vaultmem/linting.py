@@ -10,6 +10,7 @@ from rapidfuzz import fuzz, process
 
 from .model import Finding, Link, Note
 from .read.sync import copy_of
+from .similar_names import NameIndex
 from .vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
@@ -58,7 +59,7 @@ def _check_link(vault: Vault, note: Note, link: Link,
     """The findings for one link."""
     where = f"{note.path}:{link.line}"
     if link.resolved is None:
-        hint = hints.suggest(link.target) if hints else ""
+        hint = hints.suggest(link.target, note.id) if hints else ""
         yield finding("broken-link", note.id, link.line, f"{where}: {link.raw} does not resolve",
                       hint, link.raw)
         return
@@ -102,17 +103,20 @@ class Suggester:
     def __init__(self, vault: Vault) -> None:
         self.aliases = {alias.lower(): note for note in vault.notes.values()
                         for alias in reversed(note.aliases)}
-        self.titles = {note.id: note.title for note in vault.notes.values()}
+        self.titles = NameIndex({note.id: [note.title] for note in vault.notes.values()})
+        self.closest: dict[str, list[str]] = {}  # many links share a broken target
 
-    def suggest(self, target: str) -> str:
-        """How to fix a link to ``target``."""
+    def suggest(self, target: str, source: str = "") -> str:
+        """How to fix a link to ``target`` in note ``source`` (never suggested itself)."""
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
         note = self.aliases.get(name)
         if note is not None:
             return f"{target!r} is an alias of [[{note.id}]]: write [[{note.title}|{target}]]"
-        hits = process.extract(name, self.titles, scorer=fuzz.WRatio, limit=2, score_cutoff=75)
+        if name not in self.closest:
+            self.closest[name] = self.titles.closest(name, limit=3)
+        hits = [note_id for note_id in self.closest[name] if note_id != source][:2]
         if hits:
-            return "did you mean " + " or ".join(f"[[{key}]]" for _, _, key in hits) + "?"
+            return "did you mean " + " or ".join(f"[[{note_id}]]" for note_id in hits) + "?"
         return "create the note or fix the link"
 
 

@@ -9,8 +9,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rapidfuzz import fuzz, process
-
 from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .model import Link, Note
@@ -18,6 +16,7 @@ from .read.cache import Cache, refresh
 from .read.record import search_doc_of
 from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
+from .similar_names import NameIndex
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -120,13 +119,8 @@ class Vault:
 
     def _missing(self, name: str) -> Note:
         """Raise NoteNotFound with the closest titles and aliases as suggestions."""
-        choices = {note.id: note.title for note in self.notes.values()}
-        for note in self.notes.values():
-            for alias in note.aliases:
-                choices.setdefault(f"{note.id}\x00{alias}", alias)
-        hits = process.extract(name, choices, scorer=fuzz.WRatio, limit=3, score_cutoff=60)
-        ids = sorted({key.split("\x00")[0] for _, _, key in hits},
-                     key=lambda i: [h[2].split("\x00")[0] for h in hits].index(i))
+        names = NameIndex({n.id: [n.title, *n.aliases] for n in self.notes.values()})
+        ids = names.closest(name, limit=3, cutoff=60)
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")
 

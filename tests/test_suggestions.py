@@ -1,0 +1,59 @@
+"""Did-you-mean suggestions: a likely note for a misspelt link or name, never the linking note
+itself, none when nothing is alike, found among blocked candidates (CJK names too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultmem.linting import lint
+from vaultmem.similar_names import CANDIDATES, NameIndex
+from vaultmem.vault import Vault
+
+
+def _vault(root: Path, notes: dict[str, str]) -> Vault:
+    for rel, text in notes.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return Vault(root, use_cache=False)
+
+
+def _hints(vault: Vault) -> dict[str, str]:
+    return {f.message: f.suggestion for f in lint(vault, orphans=False)}
+
+
+def test_a_broken_link_never_suggests_the_note_that_holds_it(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"Daily/2022-12-11.md": "[[2022-12-10]] and [[2022-12-12]]\n",
+                              "Daily/2022-12-12.md": "x\n", "Albums.md": "![[Albums.base]]\n"})
+    hints = _hints(vault)
+    assert hints["Daily/2022-12-11.md:1: [[2022-12-10]] does not resolve"] == (
+        "did you mean [[Daily/2022-12-12]]?")
+    assert hints["Albums.md:1: ![[Albums.base]] does not resolve"] == (
+        "create the note or fix the link")
+
+
+@pytest.mark.parametrize(("target", "hint"), [
+    ("Lucy Tn", "did you mean [[People/Lucy Tan]]?"),
+    ("lucy tann", "did you mean [[People/Lucy Tan]]?"),  # case and a letter
+    ("Cancer", "create the note or fix the link"),  # a one-letter title is not alike
+    ("交换环论", "did you mean [[Algebra/交换环]]?"),
+])
+def test_a_misspelt_link_gets_the_likely_note(tmp_path: Path, target: str, hint: str) -> None:
+    vault = _vault(tmp_path, {"People/Lucy Tan.md": "x\n", "Programming/n.md": "x\n",
+                              "Algebra/交换环.md": "x\n", "Home.md": f"see [[{target}]]\n"})
+    assert _hints(vault) == {f"Home.md:1: [[{target}]] does not resolve": hint}
+
+
+def test_show_names_the_closest_notes_by_title_or_alias(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"People/Lucy Tan.md": "---\naliases: [Lucy]\n---\n",
+                              "People/Luca Tanaka.md": "x\n", "Zed.md": "x\n"})
+    with pytest.raises(Exception, match=r"did you mean \[\[People/Lucy Tan\]\], "
+                                        r"\[\[People/Luca Tanaka\]\]\?"):
+        vault.note("Lucy Tn")
+
+
+def test_the_best_match_is_found_among_many_sharing_letters() -> None:
+    names = {f"Notes/Meeting {i:04d}": [f"Meeting {i:04d}"] for i in range(CANDIDATES * 5)}
+    names["People/Meryl Tingle"] = ["Meryl Tingle"]
+    assert NameIndex(names).closest("Meryl Tingel") == ["People/Meryl Tingle"]
