@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from vaultmem.config import Config
 from vaultmem.curate.conflicts import find_conflicts
+from vaultmem.index import scan as scan_module
 from vaultmem.linting import FILE_KINDS, lint
 from vaultmem.model import Note
-from vaultmem.read import scan as scan_module
 from vaultmem.read.parse import parse_note, parse_with_body
 from vaultmem.read.resolve import Resolver
 from vaultmem.vault import Vault

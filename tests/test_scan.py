@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import marshal
 import os
+import sqlite3
 import stat
 from pathlib import Path
 
@@ -11,7 +11,7 @@ import pytest
 
 from vaultmem.config import find_vault
 from vaultmem.errors import ConfigError, VaultNotFound
-from vaultmem.read.cache import Cache, cache_root
+from vaultmem.index.store import cache_root
 from vaultmem.vault import Vault
 
 from .conftest import CORPUS, hash_tree
@@ -45,23 +45,51 @@ def test_cache_reuses_unchanged_and_notices_changes(sample: Path) -> None:
 def test_cache_lives_outside_the_vault_and_is_private(sample: Path) -> None:
     vault = Vault(sample)
     _ = vault.index
-    cache = Cache(vault.root, vault.config.fingerprint())
-    shards = sorted(cache.folder.iterdir())
-    assert shards and cache_root() in cache.folder.parents
-    assert stat.S_IMODE(cache.folder.stat().st_mode) == 0o700
-    assert {stat.S_IMODE(p.stat().st_mode) for p in shards} == {0o600}
-    assert not any(p.name.startswith("notes") for p in sample.rglob("*"))
+    assert vault.store is not None
+    folder = vault.store.folder
+    files = sorted(folder.iterdir())
+    assert vault.store.path in files and cache_root() in folder.parents
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
+    assert not any("sqlite" in p.name for p in sample.rglob("*"))
 
 
-def test_damaged_cache_is_rebuilt(sample: Path) -> None:
+@pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"x" * 200])
+def test_damaged_index_is_rebuilt(sample: Path, damage: bytes) -> None:
     vault = Vault(sample)
     _ = vault.index
-    cache = Cache(vault.root, vault.config.fingerprint())
-    damaged = cache.shard_path(0)
-    lost = len(marshal.loads(damaged.read_bytes())[1])
-    damaged.write_bytes(b"not marshal data")
-    assert lost > 0
-    assert Vault(sample).index.stats.parsed == lost
+    assert vault.store is not None
+    vault.store.close()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{vault.store.path}{suffix}").unlink(missing_ok=True)
+    vault.store.path.write_bytes(damage)
+    again = Vault(sample)
+    assert again.index.stats.parsed == 30 and len(again.notes) == 30
+    assert Vault(sample).index.stats.reused == 30
+
+
+def test_an_index_of_another_schema_or_code_is_rebuilt(sample: Path) -> None:
+    vault = Vault(sample)
+    _ = vault.index
+    assert vault.store is not None
+    vault.store.close()
+    with sqlite3.connect(vault.store.path) as db:
+        db.execute("PRAGMA user_version = 999")
+    assert Vault(sample).index.stats.parsed == 30
+    with sqlite3.connect(vault.store.path) as db:
+        db.execute("UPDATE meta SET value = 'an older vaultmem' WHERE key = 'stamp'")
+    assert Vault(sample).index.stats.parsed == 30
+    assert Vault(sample).index.stats.reused == 30
+
+
+def test_deleting_the_index_is_always_safe(sample: Path) -> None:
+    vault = Vault(sample)
+    shown = [vault.note("Lucy Tan").title, len(vault.backlinks("People/Lucy Tan"))]
+    assert vault.store is not None
+    for path in vault.store.folder.iterdir():
+        path.unlink()
+    again = Vault(sample)
+    assert [again.note("Lucy Tan").title, len(again.backlinks("People/Lucy Tan"))] == shown
 
 
 def test_bad_files_are_problems_not_crashes(tmp_path: Path) -> None:
@@ -150,3 +178,14 @@ def test_vault_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.delenv("VAULTMEM_VAULT")
     with pytest.raises(VaultNotFound, match="pass --vault PATH or set VAULTMEM_VAULT"):
         find_vault(start=tmp_path)
+
+
+@pytest.mark.parametrize("corpus", ["sample", "kepano", "pkmer-math"])
+def test_backlinks_from_the_index_equal_a_full_scan(sample: Path, tmp_path: Path,
+                                                    corpus: str) -> None:
+    root = {"sample": sample, "kepano": CORPUS, "pkmer-math": CORPUS.parent / "pkmer-math"}[corpus]
+    if not root.is_dir():
+        pytest.skip(f"{root} is not here (../shared/corpora comes with the project's workspace)")
+    indexed, full = Vault(root), Vault(root, use_cache=False)
+    for note_id in full.notes:
+        assert indexed.backlinks(note_id) == full.backlinks(note_id), note_id

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .model import Link, Note
-from .read.cache import Cache, refresh
 from .read.record import search_doc_of
-from .read.scan import Index, Progress, parse_files, scan
 from .read.walk import FileInfo
 from .similar_names import NameIndex
 
 if TYPE_CHECKING:
     import networkx as nx
+from .index.scan import Index, Progress, parse_files, scan
+from .index.store import Store
 from .recall.doc import Meta
 from .recall.inverted import SearchIndex, documents, load_facts, load_index
 
@@ -52,10 +52,14 @@ class Vault:
         return vault
 
     @functools.cached_property
+    def store(self) -> Store | None:
+        """The vault's index database in the cache folder (None: ``use_cache=False``)."""
+        return Store(self.root, self.config.fingerprint()) if self.use_cache else None
+
+    @functools.cached_property
     def index(self) -> Index:
-        """Every note, parsed (from the cache where nothing changed) and resolved."""
-        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
-        return scan(self.config, cache, self.progress)
+        """Every note, parsed (from the index where nothing changed) and resolved."""
+        return scan(self.config, self.store, self.progress)
 
     @functools.cached_property
     def graph(self) -> nx.DiGraph:
@@ -67,16 +71,15 @@ class Vault:
     @functools.cached_property
     def search_index(self) -> SearchIndex:
         """The search index (from the cache where current; see :mod:`vaultmem.recall`)."""
-        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
-        return load_index(cache, self.index.entries())
+        return load_index(self.store, self.index.states(), self.index.entries)
 
     @functools.cached_property
     def facts(self) -> list[tuple[str, Meta]]:
         """(id, metadata with facts and history) of every note, without the search postings."""
         if "search_index" in self.__dict__:
             return list(self.search_index.documents())
-        cache = Cache(self.root, self.config.fingerprint()) if self.use_cache else None
-        return list(documents(load_facts(cache, self.index.entries())))
+        return list(documents(load_facts(self.store, self.index.states(),
+                                         self.index.entries)))
 
     @functools.cached_property
     def derived(self) -> dict[object, Any]:
@@ -105,7 +108,7 @@ class Vault:
 
     def note_text(self, note_id: str) -> str:
         """A source note's text as it was read (from the parse cache, no file access)."""
-        return search_doc_of(self.index.notes.entries[note_id])[2]
+        return search_doc_of(self.index.notes.entry(note_id))[2]
 
     def _as_id(self, name: str) -> str:
         """A note id from an id, a name, or a relative or absolute file path."""
@@ -126,12 +129,11 @@ class Vault:
 
     def refresh(self, rel: str) -> None:
         """Re-parse one file vaultmem just wrote into the cache; forget the in-memory index."""
-        if self.use_cache:
+        if self.store is not None:
             stat = os.stat(self.root / rel)
             infos = [FileInfo(rel, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
                               inode=stat.st_ino)]
-            refresh(Cache(self.root, self.config.fingerprint()), dict(parse_files(self.config,
-                                                                                 infos)))
+            self.store.replace(dict(parse_files(self.config, infos)))
         for cached in ("index", "graph", "search_index", "facts", "derived"):
             self.__dict__.pop(cached, None)
 
@@ -141,11 +143,21 @@ class Vault:
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
-        """(source id, link) for every link from another note to ``note_id``, in order."""
+        """(source id, link) for every link from another note to ``note_id``, in order.
+
+        Only the notes whose links name that file are read (the index keeps links by target
+        name); without the index, every note.
+        """
+        notes = self.notes  # scans first: the index then holds every note's current links
+        if self.store is None:
+            sources = list(notes)
+        else:
+            name = note_id.rpartition("/")[2]
+            sources = sorted(path[:-3] for path in self.store.linking(name))
         return [
-            (source.id, link)
-            for source in self.notes.values()
-            if source.id != note_id
-            for link in source.links
+            (source, link)
+            for source in sources
+            if source != note_id and source in notes
+            for link in notes[source].links
             if link.resolved == note_id
         ]

@@ -62,7 +62,7 @@ def _text_of(vault: Vault, note_id: str) -> str:
     """The note's text as stored with its search document."""
     from ..read.record import search_doc_of
 
-    return search_doc_of(vault.index.notes.entries[note_id])[2]
+    return search_doc_of(vault.index.notes.entry(note_id))[2]
 
 
 def _related_text(items: list[Related], explain: bool) -> str:

@@ -12,8 +12,8 @@ from dataclasses import astuple
 import networkx as nx
 
 from .. import clock
+from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
-from ..read.cache import Cache, folder_stamp
 from ..read.resolve import Resolver
 from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
@@ -44,21 +44,21 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     linking them (where facts about them are stated) and the decisions are read.
     """
     today = today or clock.today()
-    if not vault.use_cache:
+    store = vault.store
+    if store is None:
         return _find(vault, kinds, today, touching)
     known = vault.derived.get(("conflicts", today))
     if known is None:  # computed once per vault state (kept in the cache), then reused
-        known = vault.derived["conflicts", today] = _remembered(vault, today)
+        known = vault.derived["conflicts", today] = _remembered(vault, store, today)
     return [f for f in known if f.kind in kinds and (touching is None or touching & set(f.notes))]
 
 
-def _remembered(vault: Vault, today: dt.date) -> list[Finding]:
+def _remembered(vault: Vault, cache: Store, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
     and day: same findings); else computed and stored."""
     index = vault.index
-    key = state_token(index.entries(), sorted(index.other.items()), index.attachments, today,
+    key = state_token(index.states(), sorted(index.other.items()), index.attachments, today,
                       folder_stamp("curate"))
-    cache = Cache(vault.root, vault.config.fingerprint())
     stored = cache.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]

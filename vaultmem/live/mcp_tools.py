@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from .. import clock, report
 from ..curate.conflicts import KINDS, find_conflicts
 from ..errors import UsageError, VaultmemError
-from ..read.scan import Index
+from ..index.scan import Index
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
@@ -56,9 +56,14 @@ def written(results: Sequence[WriteResult]) -> dict[str, Any]:
 
 def same_files(new: Index, old: Index) -> bool:
     """True when two scans read the same files in the same state (cache entries equal)."""
-    return (new.notes.entries == old.notes.entries and new.other == old.other
+    return (_files(new) == _files(old) and new.other == old.other
             and new.attachments == old.attachments and new.generated == old.generated
             and new.listing_problems == old.listing_problems)
+
+
+def _files(index: Index) -> dict[str, tuple[object, ...]]:
+    """Each note's file state as the scan saw it (not whether its text was read since)."""
+    return {path: (e[0], e[1], e[2], e[5]) for path, e in index.states().items()}
 
 
 def moment() -> dt.datetime:

@@ -57,3 +57,9 @@ def search_doc_of(entry: Entry) -> SearchDoc:
     """The search document stored with a note."""
     doc: SearchDoc = marshal.loads(entry[4])
     return doc
+
+
+def link_targets(entry: Entry) -> list[str]:
+    """The link targets of an encoded note, in order, without decoding the rest."""
+    record: tuple[Any, ...] = marshal.loads(entry[3])
+    return [link[1] for link in record[9] if link[1]]

@@ -208,7 +208,7 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
 
 def property_lines(vault: Vault, note_id: str, keys: tuple[str, ...]) -> list[int]:
     """The file lines of a note's properties ``keys`` (from its cached facts)."""
-    meta = search_doc_of(vault.index.notes.entries[note_id])[4]
+    meta = search_doc_of(vault.index.notes.entry(note_id))[4]
     return sorted({raw[2] for raw in meta[5] if raw[0] in keys and raw[3] == "property"})
 
 

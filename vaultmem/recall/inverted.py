@@ -12,15 +12,19 @@ import hashlib
 import marshal
 import math
 import re
+import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..read.cache import SHARDS, Cache, shard_of
+from ..index.store import Store
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
+
+SHARDS = 16
+Fetch = Callable[[list[str]], Mapping[str, Entry]]
 
 WORD = re.compile(r"\w+")
 # (type, status, date, tags, aliases, brief facts): what search filters and the context's
@@ -161,47 +165,54 @@ def _parts(entries: Mapping[str, Entry]) -> tuple[dict[int, dict[str, Entry]], d
     return parts, {number: _token(parts[number]) for number in range(SHARDS)}
 
 
-def _build(cache: Cache | None, number: int, token: str,
-           entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
-    """Build one shard of both indexes and store them."""
-    shard, stated = build_shard(entries)
-    if cache:
-        cache.save_derived("search", number, (token, shard))
-        cache.save_derived("facts", number, (token, stated))
+def shard_of(path: str) -> int:
+    """The shard a vault path belongs to (stable across runs and machines)."""
+    return zlib.crc32(path.encode("utf-8")) % SHARDS
+
+
+def _build(store: Store | None, number: int, token: str, paths: Iterable[str],
+           fetch: Fetch) -> tuple[Shard, Facts]:
+    """Build one shard of both indexes from the notes at ``paths`` and store them."""
+    shard, stated = build_shard(fetch(sorted(paths)))
+    if store:
+        store.save_derived("search", number, (token, shard))
+        store.save_derived("facts", number, (token, stated))
     return shard, stated
 
 
-def load_index(cache: Cache | None, entries: Mapping[str, Entry]) -> SearchIndex:
-    """The search index of ``entries``: stored shards where still current, others rebuilt."""
-    parts, tokens = _parts(entries)
-    stored = cache.load_derived("search") if cache else {}
+def load_index(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -> SearchIndex:
+    """The search index of the notes in ``states`` (path -> entry, blobs not needed; ``fetch``
+    reads full entries): stored shards where still current, others rebuilt."""
+    parts, tokens = _parts(states)
+    stored = store.load_derived("search") if store else {}
     shards, built = [], {}
     for number in range(SHARDS):
         hit = stored.get(number)
         if hit is not None and hit[0] == tokens[number]:
             shards.append(hit[1])
         else:
-            built[number] = _build(cache, number, tokens[number], parts[number])
+            built[number] = _build(store, number, tokens[number], parts[number], fetch)
             shards.append(built[number][0])
 
     def facts() -> list[Facts]:
         return [built[n][1] for n in range(SHARDS)] if len(built) == SHARDS else \
-            load_facts(cache, entries)
+            load_facts(store, states, fetch)
 
     return SearchIndex(shards, facts)
 
 
-def load_facts(cache: Cache | None, entries: Mapping[str, Entry]) -> list[Facts]:
-    """The facts shards of ``entries`` (without the postings): stored where current."""
-    parts, tokens = _parts(entries)
-    stored = cache.load_derived("facts") if cache else {}
+def load_facts(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -> list[Facts]:
+    """The facts shards of the notes in ``states`` (without the postings): stored where
+    current."""
+    parts, tokens = _parts(states)
+    stored = store.load_derived("facts") if store else {}
     found = []
     for number in range(SHARDS):
         hit = stored.get(number)
         if hit is not None and hit[0] == tokens[number]:
             found.append(hit[1])
         else:
-            found.append(_build(cache, number, tokens[number], parts[number])[1])
+            found.append(_build(store, number, tokens[number], parts[number], fetch)[1])
     return found
 
 

@@ -137,7 +137,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
 
 def _meta(vault: Vault, note_id: str) -> Meta:
     """Metadata of a note found only through links."""
-    meta: Meta = search_doc_of(vault.index.notes.entries[note_id])[4]
+    meta: Meta = search_doc_of(vault.index.notes.entry(note_id))[4]
     return meta
 
 
@@ -167,7 +167,7 @@ def _hit(vault: Vault, note_id: str, score: float, terms: list[str],
          reasons: list[str]) -> Hit:
     """A result with its best matching line and a snippet of it."""
     note = vault.notes[note_id]
-    _, _, body, body_line, _ = search_doc_of(vault.index.notes.entries[note_id])
+    _, _, body, body_line, _ = search_doc_of(vault.index.notes.entry(note_id))
     line, snippet = best_line(body, terms)
     return Hit(note.id, note.path, note.title, note.type, round(score, 4),
                body_line + line if line else None, snippet, reasons)

@@ -1,21 +1,23 @@
-"""Scan a vault into an :class:`Index`: list files, reuse cached notes, parse the rest."""
+"""Scan a vault into an :class:`Index`: list files, reuse stored notes, parse the rest."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ..config import Config
 from ..model import Note, Problem
+from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
+from ..read.resolve import Resolver
+from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from ..recall.doc import meta_of, search_doc
-from .cache import Cache, Entries
-from .record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
-from .resolve import Resolver
-from .walk import MAX_BYTES, FileInfo, list_vault
+from .store import Store
+
+Entries = dict[str, Entry]
 
 PARALLEL_MIN = 200
 CHUNK = 100
@@ -33,17 +35,42 @@ class ScanStats:
 
 
 class Notes(Mapping[str, Note]):
-    """Source notes by id, in id order, decoded and resolved on first access."""
+    """Source notes by id, in id order, read from the index and decoded on first access."""
 
-    def __init__(self, entries: dict[str, Entry], resolver: Resolver) -> None:
-        self.entries = dict(sorted(entries.items()))
+    def __init__(self, entries: Entries, resolver: Resolver,
+                 fetch: Callable[[list[str]], Entries] | None = None) -> None:
+        self.entries = dict(sorted(entries.items()))  # blobs may be b"": not read yet
         self._resolver = resolver
+        self._fetch = fetch
         self._notes: dict[str, Note] = {}
+
+    def entry(self, note_id: str) -> Entry:
+        """The full index entry of a note (its record and search document read if needed)."""
+        entry = self.entries[note_id]
+        if not entry[3] and self._fetch is not None:
+            entry = self.entries[note_id] = self._fetch([note_id])[note_id]
+        return entry
+
+    def values(self) -> ValuesView[Note]:
+        """Every note; the unread ones are read from the index in one pass first."""
+        self._read_all()
+        return super().values()
+
+    def items(self) -> ItemsView[str, Note]:
+        """(id, note) of every note; the unread ones are read in one pass first."""
+        self._read_all()
+        return super().items()
+
+    def _read_all(self) -> None:
+        """Read the entries not read yet (a whole-vault use is coming)."""
+        unread = [note_id for note_id, entry in self.entries.items() if not entry[3]]
+        if unread and self._fetch is not None:
+            self.entries.update(self._fetch(unread))
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._notes.get(note_id)
         if note is None:
-            note = decode(self.entries[note_id])
+            note = decode(self.entry(note_id))
             for link in note.links:
                 self._resolver.resolve_link(link, note_id)
             self._notes[note_id] = note
@@ -59,7 +86,7 @@ class Notes(Mapping[str, Note]):
         return note_id in self.entries
 
     def flagged(self, flag: int) -> list[str]:
-        """Ids of notes whose entry carries ``flag`` (checked without decoding)."""
+        """Ids of notes whose entry carries ``flag`` (checked without reading the note)."""
         return [note_id for note_id, entry in self.entries.items() if entry[2] & flag]
 
 
@@ -68,7 +95,7 @@ class Index:
     """Every note of a vault: ``notes`` are the sources of memory, ``other`` the skipped ones."""
 
     notes: Notes
-    cache: Cache | None = None
+    store: Store | None = None
     other: dict[str, str] = field(default_factory=dict)  # id -> template|excluded|generated
     attachments: list[str] = field(default_factory=list)
     listing_problems: list[Problem] = field(default_factory=list)
@@ -76,9 +103,15 @@ class Index:
     stats: ScanStats = field(default_factory=ScanStats)
     generated: dict[str, Entry] = field(default_factory=dict)  # vaultmem's own notes, by id
 
-    def entries(self) -> dict[str, Entry]:
-        """The cache entries of the source notes, by vault path."""
+    def states(self) -> Entries:
+        """The index entries of the source notes by vault path (blobs possibly not read):
+        what says whether anything changed."""
         return {f"{note_id}.md": entry for note_id, entry in self.notes.entries.items()}
+
+    def entries(self, paths: list[str] | None = None) -> Entries:
+        """The full index entries of the source notes at ``paths`` (all when None)."""
+        ids = [p[:-3] for p in paths] if paths is not None else list(self.notes)
+        return {f"{note_id}.md": self.notes.entry(note_id) for note_id in ids}
 
     @property
     def problems(self) -> list[Problem]:
@@ -87,19 +120,21 @@ class Index:
         return self.listing_problems + [p for note in notes for p in note.problems]
 
 
-def scan(config: Config, cache: Cache | None = None, progress: Progress | None = None) -> Index:
+def scan(config: Config, store: Store | None = None,
+         progress: Progress | None = None) -> Index:
     """Read the vault behind ``config``; only files whose (mtime, size) changed are parsed."""
     started = time.perf_counter()
     listing = list_vault(config)
     sources = [info for info in listing.notes if info.role == "source"]
-    old = cache.load() if cache else {}
+    old = store.states() if store else {}
     entries, todo = _reuse(old, sources)
     stats = ScanStats(parsed=len(todo), reused=len(entries))
-    entries.update(_parse_all(config, todo, progress))
-    removed = old.keys() - entries.keys()
+    parsed = dict(_parse_all(config, todo, progress))
+    entries.update(parsed)
+    removed = sorted(old.keys() - entries.keys())
     stats.removed = len(removed)
-    if cache and (todo or removed):
-        cache.save(entries, [info.path for info in todo] + sorted(removed))
+    if store and (parsed or removed):
+        store.replace(parsed, removed)
     other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
     sources_by_id, generated = {}, {}
     for path, entry in entries.items():
@@ -110,12 +145,30 @@ def scan(config: Config, cache: Cache | None = None, progress: Progress | None =
             sources_by_id[path[:-3]] = entry
     resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
     stats.seconds = time.perf_counter() - started
-    return Index(Notes(sources_by_id, resolver), cache, dict(sorted(other.items())),
+    fetch = _fetcher(store, config, {info.path: info for info in sources}) if store else None
+    unread = [note_id for note_id, entry in generated.items() if not entry[3]]
+    if unread and fetch is not None:  # few, and read whole by the checks that use them
+        generated.update(fetch(unread))
+    return Index(Notes(sources_by_id, resolver, fetch), store, dict(sorted(other.items())),
                  listing.attachments, listing.problems, resolver, stats, generated)
 
 
+def _fetcher(store: Store, config: Config,
+             infos: Mapping[str, FileInfo]) -> Callable[[list[str]], Entries]:
+    """Reads notes' entries from the index; one another process dropped meanwhile is parsed."""
+
+    def fetch(ids: list[str]) -> Entries:
+        paths = [f"{note_id}.md" for note_id in ids]
+        found = store.entries(paths)
+        missing = [infos[p] for p in paths if p not in found]
+        found.update(parse_files(config, missing))
+        return {path[:-3]: entry for path, entry in found.items()}
+
+    return fetch
+
+
 def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInfo]]:
-    """Split the sources into cached entries still valid and files to parse."""
+    """Split the sources into stored entries still valid and files to parse."""
     entries: Entries = {}
     todo: list[FileInfo] = []
     for info in sources:
@@ -174,7 +227,7 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
 
 def _entry(config: Config, info: FileInfo, data: bytes) -> Entry:
     """The entry of a note read as ``data``: the parsed note and its search document."""
-    from .parse import parse_with_body  # markdown-it is imported only when parsing
+    from ..read.parse import parse_with_body  # markdown-it is imported only when parsing
 
     note, body, _ = parse_with_body(info.path, data, config, info.size)
     note.mtime_ns, note.size = info.mtime_ns, info.size

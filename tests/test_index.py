@@ -1,0 +1,82 @@
+"""The index database under many processes: readers beside a writer, a writer killed mid-update."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from vaultmem.vault import Vault
+
+ROUNDS = 40
+
+
+def _edit_and_scan(root: str, rounds: int) -> None:
+    """Add a line linking Lucy to a daily note, ``rounds`` times, each time reading the vault
+    again (it or a reader stores the changed note in the index): the new line is always seen."""
+    note = Path(root) / "Daily" / "2026-11-25.md"
+    for i in range(rounds):
+        with note.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n- round {i} with [[Lucy Tan]]\n")
+        assert f"round {i} with" in Vault(root).note_text("Daily/2026-11-25")
+
+
+def _read(root: str, rounds: int, out: Connection) -> None:
+    """Open the vault afresh and ask for Lucy's backlinks, ``rounds`` times."""
+    counts = []
+    for _ in range(rounds):
+        vault = Vault(root)
+        counts.append(len(vault.backlinks("People/Lucy Tan")))
+    out.send(counts)
+
+
+def test_readers_and_a_writer_at_once(sample: Path) -> None:
+    _ = Vault(sample).index
+    ours, theirs = multiprocessing.Pipe()
+    writer = multiprocessing.Process(target=_edit_and_scan, args=(str(sample), ROUNDS))
+    readers = [multiprocessing.Process(target=_read, args=(str(sample), ROUNDS, theirs))
+               for _ in range(2)]
+    for proc in [writer, *readers]:
+        proc.start()
+    counts = [ours.recv() for _ in readers if ours.poll(120)]
+    for proc in [writer, *readers]:
+        proc.join(120)
+        assert proc.exitcode == 0
+    assert len(counts) == 2 and all(c == sorted(c) for c in counts)  # only ever more links
+    final = Vault(sample)
+    assert len(final.backlinks("People/Lucy Tan")) == max(max(c) for c in counts)
+    assert final.index.stats.parsed == 0
+
+
+def _replace_forever(root: str, started: Connection) -> None:
+    """Store the same parsed notes again and again, as fast as it can."""
+    vault = Vault(root)
+    entries = vault.index.entries()
+    assert vault.store is not None
+    started.send("go")
+    while True:
+        vault.store.replace(entries, [])
+
+
+def test_a_writer_killed_mid_update_leaves_a_consistent_index(sample: Path) -> None:
+    vault = Vault(sample)
+    links = len(vault.backlinks("People/Lucy Tan"))
+    ours, theirs = multiprocessing.Pipe()
+    for delay in (0.05, 0.2, 0.5):
+        writer = multiprocessing.Process(target=_replace_forever, args=(str(sample), theirs))
+        writer.start()
+        assert ours.poll(60) and ours.recv() == "go"
+        time.sleep(delay)  # a moment somewhere inside a transaction, most likely
+        os.kill(writer.pid or 0, signal.SIGKILL)
+        writer.join(30)
+        assert vault.store is not None
+        with sqlite3.connect(vault.store.path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert db.execute("SELECT count(*) FROM notes").fetchone() == (30,)
+        again = Vault(sample)
+        assert again.index.stats.parsed == 0
+        assert len(again.backlinks("People/Lucy Tan")) == links
