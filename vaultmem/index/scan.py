@@ -160,8 +160,8 @@ def _fetcher(store: Store, config: Config,
     def fetch(ids: list[str]) -> Entries:
         paths = [f"{note_id}.md" for note_id in ids]
         found = store.entries(paths)
-        missing = [infos[p] for p in paths if p not in found]
-        found.update(parse_files(config, missing))
+        changed = [infos[p] for p in paths if p not in found or not _seen_as(found[p], infos[p])]
+        found.update(parse_files(config, changed))
         return {path[:-3]: entry for path, entry in found.items()}
 
     return fetch
@@ -173,12 +173,16 @@ def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInf
     todo: list[FileInfo] = []
     for info in sources:
         hit = old.get(info.path)
-        if hit is not None and hit[:2] == (info.mtime_ns, info.size) and \
-                hit[5] == (info.change_ns, info.inode):
+        if hit is not None and _seen_as(hit, info):
             entries[info.path] = hit
         else:
             todo.append(info)
     return entries, todo
+
+
+def _seen_as(entry: Entry, info: FileInfo) -> bool:
+    """True when ``entry`` was parsed from the file in the state ``info`` saw."""
+    return entry[:2] == (info.mtime_ns, info.size) and entry[5] == (info.change_ns, info.inode)
 
 
 def _parse_all(config: Config, todo: list[FileInfo],

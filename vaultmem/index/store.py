@@ -201,15 +201,21 @@ class Store:
         return [row[0] for row in rows]
 
     def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = ()) -> None:
-        """Store ``updates`` and forget ``removed`` paths, in one transaction."""
+        """Store ``updates`` and forget ``removed`` paths, in one transaction.
+
+        A note another process stored from a later state of its file (a newer change time)
+        is kept: a slow scan never puts back what a faster one replaced.
+        """
         with self._lock, _writing(self.db) as db:
-            for path in [*removed, *updates]:
+            newer = {path for path, entry in updates.items() if _stored_later(db, path, entry)}
+            fresh = {path: entry for path, entry in updates.items() if path not in newer}
+            for path in [*removed, *fresh]:
                 db.execute("DELETE FROM notes WHERE path = ?", (path,))
                 db.execute("DELETE FROM links WHERE source = ?", (path,))
             db.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                (p, e[0], e[1], e[2], e[5][0], e[5][1], e[3], e[4]) for p, e in updates.items()])
+                (p, e[0], e[1], e[2], e[5][0], e[5][1], e[3], e[4]) for p, e in fresh.items()])
             db.executemany("INSERT INTO links VALUES (?, ?)", [
-                (path, name) for path, entry in updates.items()
+                (path, name) for path, entry in fresh.items()
                 for name in {link_name(t) for t in link_targets(entry)}])
 
     def load_derived(self, kind: str) -> dict[int, Any]:
@@ -250,6 +256,12 @@ def _writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def _stored_later(db: sqlite3.Connection, path: str, entry: Entry) -> bool:
+    """True when the stored row of ``path`` was read from a later change of the file."""
+    row = db.execute("SELECT ctime_ns FROM notes WHERE path = ?", (path,)).fetchone()
+    return row is not None and row[0] > entry[5][0]
 
 
 def _loads(data: bytes) -> Any:
