@@ -1,0 +1,80 @@
+"""One-note queries against the vault size: what an agent's or a shell user's command costs.
+
+    python benchmarks/bench_query.py [--sizes 1000 10000] [--runs 5]
+
+For each size, the synthetic vault of gen_vault.py (made once under ``benchmarks/out/``) is
+scanned once (warm index), then each command runs ``--runs`` times, each in a fresh process
+as an agent or a shell calls it; the median wall time is reported with its ratio to the floor
+(plain Python reading every note and running one wikilink regex) measured in the same run, and
+its growth from the previous size (10x notes: 10 is linear). Printed as Markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_scale import command_case, ensure_vault, fill, scan_case  # noqa: E402
+
+COMMANDS = {
+    "show NOTE": ["show", "{person}"],
+    "related NOTE": ["related", "{person}"],
+    "scan": ["scan"],
+    "lint": ["lint", "--json"],
+    "search": ["search", "{word} {word2}"],
+    "context --query": ["context", "--query", "{word} {word2}"],
+}
+
+
+def median_seconds(run: Callable[[], dict[str, float]], times: int) -> float:
+    """The median wall time of ``times`` calls of ``run``."""
+    return statistics.median(run()["seconds"] for _ in range(times))
+
+
+def measure(notes: int, runs: int) -> dict[str, float]:
+    """Median seconds of the floor and every command, for one vault size."""
+    root = ensure_vault(notes)
+    cache = Path(tempfile.mkdtemp(prefix="vm-query-"))
+    scan_case("floor", root, cache)  # the files into the page cache first
+    command_case(["conflicts"], root, cache)  # index, search index and findings stored
+    found = {"floor": median_seconds(lambda: scan_case("floor", root, cache), runs)}
+    for name, args in COMMANDS.items():
+        filled = fill(args, root)
+        found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs)
+    return found
+
+
+def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
+    """Seconds, ratio to the floor and growth per command, as Markdown."""
+    pairs = list(itertools.pairwise(sizes))
+    head = "| command | " + " | ".join(f"{n:,} wall | x floor" for n in sizes)
+    head += "".join(f" | growth {a:,} -> {b:,}" for a, b in pairs) + " |"
+    rows = [head, "| --- |" + " ---: |" * (2 * len(sizes) + len(sizes) - 1)]
+    for name in ["floor", *COMMANDS]:
+        cells = [f"{results[n][name]:.3f} s | {results[n][name] / results[n]['floor']:.1f}x"
+                 for n in sizes]
+        cells += [f"{results[b][name] / results[a][name]:.1f}x" for a, b in pairs]
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    results = {notes: measure(notes, args.runs) for notes in args.sizes}
+    print(table(args.sizes, results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
