@@ -47,7 +47,7 @@ class Notes(Mapping[str, Note]):
     def entry(self, note_id: str) -> Entry:
         """The full index entry of a note (its record and search document read if needed)."""
         entry = self.entries[note_id]
-        if not entry[3] and self._fetch is not None:
+        if not entry.read and self._fetch is not None:
             entry = self.entries[note_id] = self._fetch([note_id])[note_id]
         return entry
 
@@ -63,7 +63,7 @@ class Notes(Mapping[str, Note]):
 
     def _read_all(self) -> None:
         """Read the entries not read yet (a whole-vault use is coming)."""
-        unread = [note_id for note_id, entry in self.entries.items() if not entry[3]]
+        unread = [note_id for note_id, entry in self.entries.items() if not entry.read]
         if unread and self._fetch is not None:
             self.entries.update(self._fetch(unread))
 
@@ -87,7 +87,7 @@ class Notes(Mapping[str, Note]):
 
     def flagged(self, flag: int) -> list[str]:
         """Ids of notes whose entry carries ``flag`` (checked without reading the note)."""
-        return [note_id for note_id, entry in self.entries.items() if entry[2] & flag]
+        return [note_id for note_id, entry in self.entries.items() if entry.flags & flag]
 
 
 @dataclass
@@ -138,7 +138,7 @@ def scan(config: Config, store: Store | None = None,
     other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
     sources_by_id, generated = {}, {}
     for path, entry in entries.items():
-        if entry[2] & GENERATED:
+        if entry.flags & GENERATED:
             other[path[:-3]] = "generated"
             generated[path[:-3]] = entry
         else:
@@ -146,7 +146,7 @@ def scan(config: Config, store: Store | None = None,
     resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
     stats.seconds = time.perf_counter() - started
     fetch = _fetcher(store, config, {info.path: info for info in sources}) if store else None
-    unread = [note_id for note_id, entry in generated.items() if not entry[3]]
+    unread = [note_id for note_id, entry in generated.items() if not entry.read]
     if unread and fetch is not None:  # few, and read whole by the checks that use them
         generated.update(fetch(unread))
     return Index(Notes(sources_by_id, resolver, fetch), store, dict(sorted(other.items())),
@@ -182,7 +182,7 @@ def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInf
 
 def _seen_as(entry: Entry, info: FileInfo) -> bool:
     """True when ``entry`` was parsed from the file in the state ``info`` saw."""
-    return entry[:2] == (info.mtime_ns, info.size) and entry[5] == (info.change_ns, info.inode)
+    return entry.seen_as(info.mtime_ns, info.size, (info.change_ns, info.inode))
 
 
 def _parse_all(config: Config, todo: list[FileInfo],

@@ -179,7 +179,7 @@ class Store:
         """Every stored note's entry without its record and search blobs (``b""``): what a
         scan compares with the files."""
         rows = self._query("SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes")
-        return {r[0]: (r[1], r[2], r[3], b"", b"", (r[4], r[5])) for r in rows}
+        return {r[0]: Entry(r[1], r[2], r[3], b"", b"", (r[4], r[5])) for r in rows}
 
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
         """Stored entries of ``paths`` (every note when None)."""
@@ -192,7 +192,7 @@ class Store:
         else:
             rows = [row for path in wanted for row in self._query(
                 f"SELECT {columns} FROM notes WHERE path = ?", (path,))]
-        return {r[0]: (r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
+        return {r[0]: Entry(r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
 
     def linking(self, name: str) -> list[str]:
         """Paths of the notes holding a link whose target has the file name ``name``."""
@@ -213,7 +213,8 @@ class Store:
                 db.execute("DELETE FROM notes WHERE path = ?", (path,))
                 db.execute("DELETE FROM links WHERE source = ?", (path,))
             db.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                (p, e[0], e[1], e[2], e[5][0], e[5][1], e[3], e[4]) for p, e in fresh.items()])
+                (path, e.mtime_ns, e.size, e.flags, *e.identity, e.record, e.search)
+                for path, e in fresh.items()])
             db.executemany("INSERT INTO links VALUES (?, ?)", [
                 (path, name) for path, entry in fresh.items()
                 for name in {link_name(t) for t in link_targets(entry)}])
@@ -261,7 +262,7 @@ def _writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 def _stored_later(db: sqlite3.Connection, path: str, entry: Entry) -> bool:
     """True when the stored row of ``path`` was read from a later change of the file."""
     row = db.execute("SELECT ctime_ns FROM notes WHERE path = ?", (path,)).fetchone()
-    return row is not None and row[0] > entry[5][0]
+    return row is not None and row[0] > entry.identity[0]
 
 
 def _loads(data: bytes) -> Any:

@@ -63,7 +63,7 @@ def same_files(new: Index, old: Index) -> bool:
 
 def _files(index: Index) -> dict[str, tuple[object, ...]]:
     """Each note's file state as the scan saw it (not whether its text was read since)."""
-    return {path: (e[0], e[1], e[2], e[5]) for path, e in index.states().items()}
+    return {path: (e.mtime_ns, e.size, e.flags, e.identity) for path, e in index.states().items()}
 
 
 def moment() -> dt.datetime:

@@ -7,17 +7,36 @@ back into a :class:`~vaultmem.model.Note` when something asks for it.
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 
 GENERATED = 1
 HAS_PROBLEMS = 2
-# (mtime_ns, size, flags, marshalled record, marshalled search doc, (ctime_ns, inode))
-Entry = tuple[int, int, int, bytes, bytes, tuple[int, int]]
 # A search document: (term counts, length, note text, 0-based line the text starts at,
 # metadata: see recall.doc.Meta)
 SearchDoc = tuple[dict[str, int], int, str, int, Any]
+
+
+class Entry(NamedTuple):
+    """A parsed note as the index keeps it: the state of the file it was read from, its flags,
+    and its marshalled record and search document (both ``b""`` until read from the index)."""
+
+    mtime_ns: int
+    size: int
+    flags: int
+    record: bytes
+    search: bytes
+    identity: tuple[int, int]  # (ctime_ns, inode): a rewrite keeping mtime and size shows
+
+    @property
+    def read(self) -> bool:
+        """True when the record and search document are here, not only the file state."""
+        return bool(self.record)
+
+    def seen_as(self, mtime_ns: int, size: int, identity: tuple[int, int]) -> bool:
+        """True when this was parsed from the file in that state."""
+        return (self.mtime_ns, self.size, self.identity) == (mtime_ns, size, identity)
 
 
 def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) -> Entry:
@@ -35,31 +54,30 @@ def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) ->
         note.generated,
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
-    return (note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search),
-            identity)
+    return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search),
+                 identity)
 
 
 def decode(entry: Entry) -> Note:
     """The note back from its cache entry (links not yet resolved)."""
-    mtime_ns, size, blob = entry[0], entry[1], entry[3]
-    rec: tuple[Any, ...] = marshal.loads(blob)
+    rec: tuple[Any, ...] = marshal.loads(entry.record)
     return Note(
         id=rec[0], path=rec[1], title=rec[2], type=rec[3], date=rec[4], frontmatter=rec[5],
         aliases=rec[6], tags=[Tag(*t) for t in rec[7]], fields=[Field(*f) for f in rec[8]],
         links=[Link(*k) for k in rec[9]], headings=[Heading(*h) for h in rec[10]],
         block_ids=[BlockId(*b) for b in rec[11]], tasks=[Task(*t) for t in rec[12]],
-        problems=[Problem(*p) for p in rec[13]], generated=rec[14], mtime_ns=mtime_ns,
-        size=size,
+        problems=[Problem(*p) for p in rec[13]], generated=rec[14],
+        mtime_ns=entry.mtime_ns, size=entry.size,
     )
 
 
 def search_doc_of(entry: Entry) -> SearchDoc:
     """The search document stored with a note."""
-    doc: SearchDoc = marshal.loads(entry[4])
+    doc: SearchDoc = marshal.loads(entry.search)
     return doc
 
 
 def link_targets(entry: Entry) -> list[str]:
     """The link targets of an encoded note, in order, without decoding the rest."""
-    record: tuple[Any, ...] = marshal.loads(entry[3])
+    record: tuple[Any, ...] = marshal.loads(entry.record)
     return [link[1] for link in record[9] if link[1]]

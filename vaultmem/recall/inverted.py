@@ -45,7 +45,7 @@ def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
     facts: Facts = []
     postings: dict[str, list[int]] = defaultdict(list)
     for path in sorted(entries):
-        if entries[path][2] & GENERATED:
+        if entries[path].flags & GENERATED:
             continue
         terms, length, _, _, meta = search_doc_of(entries[path])
         number = len(ids)
@@ -153,7 +153,7 @@ def documents(shards: list[Facts]) -> Iterable[tuple[str, Meta]]:
 
 def _token(entries: Mapping[str, Entry]) -> str:
     """What a shard was built from: its notes and their (mtime, size)."""
-    signature = [(path, entry[0], entry[1], entry[5]) for path, entry in sorted(entries.items())]
+    signature = [(path, e.mtime_ns, e.size, e.identity) for path, e in sorted(entries.items())]
     return hashlib.sha256(marshal.dumps(signature)).hexdigest()
 
 
