@@ -80,6 +80,11 @@ def test_a_note_given_as_the_vault_names_its_vault_in_one_line(sample: Path) -> 
                    f"pass the folder that holds your notes: --vault {sample}\n")
 
 
+def test_a_bad_since_is_a_usage_error(sample: Path) -> None:
+    assert run(sample, "search", "ocr", "--since", "last week") == (
+        2, "", "Error: since 'last week' is not a date; use YYYY-MM-DD\n")
+
+
 def test_a_bad_pinned_clock_is_a_usage_error(sample: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VAULTMEM_NOW", "yesterday")

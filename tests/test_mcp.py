@@ -171,15 +171,17 @@ def test_errors_are_tool_results(sample: Path) -> None:
             await call(session, "fact", entity="Lucy Tan", attribute="token", value=TOKEN),
             await call(session, "search", query="ocr", limit=0),
             await call(session, "conflicts", kinds=["nonsense"]),
+            await call(session, "search", query="ocr", since="last week"),
             await call(session, "search", query="Lucy Tan", limit=1),
         ]
 
-    missing, secret, secret_fact, bad_limit, bad_kind, after = talk(sample, errors)
+    missing, secret, secret_fact, bad_limit, bad_kind, bad_since, after = talk(sample, errors)
     assert missing[0] and "did you mean [[People/Lucy Tan]]" in missing[1]
     assert secret[0] and "github" in secret[1].lower() and TOKEN not in secret[1]
     assert secret_fact[0] and TOKEN not in secret_fact[1]
     assert bad_limit[0] and "limit" in bad_limit[1]
     assert bad_kind[0] and "fact-conflict" in bad_kind[1]
+    assert bad_since[0] and bad_since[1].endswith("since 'last week' is not a date; use YYYY-MM-DD")
     assert not after[0] and "People/Lucy Tan" in after[1]
     assert hash_tree(sample) == before
 

@@ -39,6 +39,11 @@ def _local(when: dt.datetime) -> dt.datetime:
     return when.astimezone().replace(tzinfo=None)
 
 
+def this_minute() -> dt.datetime:
+    """The current minute: the moment a write records when none is given."""
+    return now().replace(second=0, microsecond=0)
+
+
 def today() -> dt.date:
     """The current local date (or the pinned one)."""
     return now().date()

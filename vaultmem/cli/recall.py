@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import UsageError
 from ..recall.search import Filters, Hit, search
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
@@ -48,21 +46,10 @@ def search_command(vault: Vault, query: str, kind: str | None, tag: str | None,
     Example:
       vaultmem --vault sample_vault search "ocr engine decision" --type decision
     """
-    if since:
-        try:
-            dt.date.fromisoformat(since)
-        except ValueError as exc:
-            raise UsageError(f"--since {since!r} is not a date; use YYYY-MM-DD") from exc
     hits = search(vault, query, filters=Filters(kind, tag, status, since, folder), limit=limit)
     emit({"query": query, "results": [h.to_dict() for h in hits]},
          lambda _: _hits_text(hits, explain), as_json)
 
-
-def _text_of(vault: Vault, note_id: str) -> str:
-    """The note's text as stored with its search document."""
-    from ..read.record import search_doc_of
-
-    return search_doc_of(vault.index.notes.entry(note_id))[2]
 
 
 def _related_text(items: list[Related], explain: bool) -> str:
@@ -93,12 +80,9 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     Example:
       vaultmem --vault sample_vault related "Use PaddleOCR" --explain
     """
-    from ..recall.related import related  # networkx only for the commands that need it
-    from ..recall.search import similar
+    from ..recall.related import related_notes  # networkx only for the commands that need it
 
-    note_id = vault.note(note).id
-    text = similar(vault, _text_of(vault, note_id), exclude=note_id)
-    items = related(vault.graph, note_id, limit=limit, depth=depth, text=text)
+    note_id, items = related_notes(vault, note, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
          lambda _: _related_text(items, explain), as_json)
 

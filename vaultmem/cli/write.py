@@ -36,7 +36,7 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def when_of(date: str | None, time: str | None) -> dt.datetime:
     """The moment a write records: now, or the given date and time."""
-    now = clock.now().replace(second=0, microsecond=0)
+    now = clock.this_minute()
     try:
         day = dt.date.fromisoformat(date) if date else now.date()
         at = dt.time.fromisoformat(time) if time else now.time()

@@ -67,8 +67,8 @@ def _files(index: Index) -> dict[str, tuple[object, ...]]:
 
 
 def moment() -> dt.datetime:
-    """The moment a write records, to the minute (as the CLI's default)."""
-    return clock.now().replace(second=0, microsecond=0)
+    """The moment a write records (as the CLI's default)."""
+    return clock.this_minute()
 
 
 class Tools:
@@ -129,11 +129,6 @@ class Tools:
         limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
-        if since:
-            try:
-                dt.date.fromisoformat(since)
-            except ValueError as exc:
-                raise ToolError(f"since {since!r} is not a date; use YYYY-MM-DD") from exc
         with self.fresh() as vault:
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
                           limit=limit)
@@ -147,13 +142,10 @@ class Tools:
                                     "may be.")] = 2,
     ) -> str:
         """Notes related to one note, as the ``related --json`` document."""
-        from ..recall.related import related
-        from ..recall.search import similar
+        from ..recall.related import related_notes
 
         with self.fresh() as vault:
-            note_id = vault.note(note).id
-            text = similar(vault, vault.note_text(note_id), exclude=note_id)
-            items = related(vault.graph, note_id, limit=limit, depth=depth, text=text)
+            note_id, items = related_notes(vault, note, limit=limit, depth=depth)
             return self.out({"note": note_id, "results": [i.to_dict() for i in items]})
 
     def context(

@@ -8,11 +8,15 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from .. import clock
 from ..model import Json
+
+if TYPE_CHECKING:
+    from ..vault import Vault
 
 LINK_WEIGHT = 2.0
 TAG_WEIGHT = 1.5
@@ -178,3 +182,15 @@ def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, lis
         if 0 <= age < RECENT_DAYS:
             scores[other] += RECENT_WEIGHT * (1 - age / RECENT_DAYS)
             reasons[other].append(f"recent ({date})")
+
+
+def related_notes(vault: Vault, name: str, *, limit: int = 10,
+                  depth: int = 2) -> tuple[str, list[Related]]:
+    """(note id, related notes) for a note given by id, name or path: :func:`related` over the
+    vault's graph, with text similarity from the search index; what ``related`` and the MCP
+    tool answer."""
+    from .search import similar
+
+    note_id = vault.note(name).id
+    text = similar(vault, vault.note_text(note_id), exclude=note_id)
+    return note_id, related(vault.graph, note_id, limit=limit, depth=depth, text=text)

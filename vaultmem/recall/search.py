@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
 from rapidfuzz import fuzz, process
 
+from ..errors import UsageError
 from ..model import Json
 from ..read.fences import split
 from ..read.record import search_doc_of
@@ -55,6 +57,13 @@ class Filters:
     status: str | None = None
     since: str | None = None
     folder: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.since:
+            try:
+                dt.date.fromisoformat(self.since)
+            except ValueError:
+                raise UsageError(f"since {self.since!r} is not a date; use YYYY-MM-DD") from None
 
     def allows(self, note_id: str, meta: Summary | Meta) -> bool:
         """True when the note passes every filter given."""
