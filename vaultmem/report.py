@@ -87,10 +87,10 @@ def note_with_text(vault: Vault, note: Note) -> str:
     from .secrets import redact
 
     body = redact(vault.note_text(note.id), vault.config.secret_patterns)
-    return f"{note_text(note_data(vault, note))}\n\n---- {note.path} ----\n{body}"
+    return f"{show_text(note_data(vault, note))}\n\n---- {note.path} ----\n{body}"
 
 
-def note_text(data: Json) -> str:
+def show_text(data: Json) -> str:
     """The readable form of :func:`note_data`."""
     out = [f"{data['id']}  ({data['type']})  {data['path']}"]
     if data["date"]:

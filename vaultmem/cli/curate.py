@@ -8,8 +8,8 @@ import sys
 import click
 
 from ..curate.conflicts import KINDS, find_conflicts
+from ..curate.conflicts_note import REPORT_PATH, conflicts_note
 from ..curate.kpis import Kpi
-from ..curate.report import REPORT_PATH, conflicts_note
 from ..errors import UsageError
 from ..model import Finding
 from ..vault import Vault

@@ -46,7 +46,7 @@ def show(vault: Vault, note: str, with_text: bool, as_json: bool) -> None:
     """
     found = vault.note(note)
     emit(report.note_data(vault, found),
-         (lambda _: report.note_with_text(vault, found)) if with_text else report.note_text,
+         (lambda _: report.note_with_text(vault, found)) if with_text else report.show_text,
          as_json)
 
 

@@ -19,8 +19,8 @@ from ..recall.doc import Meta, link_term
 from ..recall.inverted import state_token
 from ..secrets import redact_value
 from ..vault import Vault
+from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .duplicates import duplicate_findings, mixed_versions, sync_copies
-from .facts import INACTIVE, Ledger, build_ledger, holds, value_key
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
          "expired-used", "sync-copy")

@@ -19,7 +19,7 @@ from ..write.props import Value
 from ..write.sections import append_to_section
 from .council import ENTITY_TYPES, stated_facts
 from .council_check import DAY, TIME, title_of, validate
-from .facts import value_key
+from .current_facts import value_key
 from .kpis import record_kpi
 
 FactKey = tuple[str, str, str, str]

@@ -16,9 +16,9 @@ from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
 from ..write.props import Value, set_properties
 from ..write.sections import append_text, append_to_section, section_lines
-from .learnings import Entry as Entry  # re-exported: the format's entry type
-from .learnings import entries_of as entries_of
-from .learnings import first_logged, of_key, seen, set_fields
+from .learning_files import Entry as Entry  # re-exported: the format's entry type
+from .learning_files import entries_of as entries_of
+from .learning_files import first_logged, of_key, seen, set_fields
 
 KINDS = {"correction": ("LEARNINGS", "LRN"), "error": ("ERRORS", "ERR"),
          "request": ("FEATURE_REQUESTS", "FEAT")}

@@ -10,7 +10,7 @@ from ..errors import UsageError, VaultmemError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply
 from .learn import KINDS, PROMOTE_AT, Logged, lesson_link, promote, promotion_target
-from .learnings import Entry, entries_of, first_logged, of_key, seen, set_fields
+from .learning_files import Entry, entries_of, first_logged, of_key, seen, set_fields
 
 RULE_SECTIONS = ("Learning", "Action", "Context")
 

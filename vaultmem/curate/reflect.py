@@ -78,7 +78,7 @@ def _refresh(vault: Vault, today: dt.date, dry_run: bool) -> list[WriteResult]:
     """Rewrite the stale list, the memory index and the conflicts note where they changed."""
     from ..recall.indexes import build_indexes
     from .conflicts import find_conflicts
-    from .report import REPORT_PATH, conflicts_note
+    from .conflicts_note import REPORT_PATH, conflicts_note
 
     pages = {STALE_PATH: stale_note(vault, today), **build_indexes(vault),
              REPORT_PATH: conflicts_note(find_conflicts(vault, today=today))}

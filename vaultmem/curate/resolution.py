@@ -16,7 +16,7 @@ from ..write.apply import WriteResult
 from ..write.entries import supersede
 from ..write.facts import confirm_fact, record_fact
 from .conflicts import find_conflicts, finding_id
-from .facts import build_ledger, holds
+from .current_facts import build_ledger, holds
 
 
 class ResolveRefused(VaultmemError):

@@ -176,7 +176,7 @@ class Tools:
             found = vault.note(note)
             if content:
                 return self.out(report.note_with_text(vault, found))
-            return self.out(report.note_text(report.note_data(vault, found)))
+            return self.out(report.show_text(report.note_data(vault, found)))
 
     def conflicts(
         self,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from .text import CJK
 
 CHARS_PER_TOKEN = 4.0
-Counter = Callable[[str], int]
+TokenCounter = Callable[[str], int]
 
 
 def estimate_tokens(text: str) -> int:
@@ -26,7 +26,7 @@ def estimate_tokens(text: str) -> int:
     return math.ceil((len(text) - cjk) / CHARS_PER_TOKEN) + cjk
 
 
-def counter() -> Counter:
+def counter() -> TokenCounter:
     """The token counter: ``VAULTMEM_TOKENIZER=tiktoken`` uses tiktoken's ``cl100k_base`` when
     it is installed and its encoding is available; otherwise :func:`estimate_tokens`."""
     if os.environ.get("VAULTMEM_TOKENIZER") == "tiktoken":
@@ -43,7 +43,7 @@ def counter() -> Counter:
 LINK = re.compile(r"!?\[\[[^\]]*\]\]")
 
 
-def trim(text: str, limit: int, count: Counter = estimate_tokens) -> str:
+def trim(text: str, limit: int, count: TokenCounter = estimate_tokens) -> str:
     """``text`` cut to at most ``limit`` tokens at a line, sentence or word end, with ``…``.
 
     A wikilink is never cut; "" when not even one word fits.

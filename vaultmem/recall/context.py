@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..model import Json
 from ..secrets import redact
 from ..vault import Vault
-from .budget import Counter, counter, trim
+from .budget import TokenCounter, counter, trim
 from .gather import (
     LIST_MARK,
     ContextItem,
@@ -166,7 +166,7 @@ def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem
     return [person_item(vault, person, 2.0) for person in people]
 
 
-def _cost(item: ContextItem, count: Counter) -> int:
+def _cost(item: ContextItem, count: TokenCounter) -> int:
     """Tokens of an item as rendered."""
     return count(_line(item) + "\n")
 
@@ -176,7 +176,7 @@ def _line(item: ContextItem) -> str:
     return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
 
 
-def _choose(items: list[ContextItem], budget: int, count: Counter) -> list[ContextItem]:
+def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[ContextItem]:
     """Floors first, then the best of the rest; an item that does not fit is trimmed.
 
     Secrets are redacted from an item before its size is counted, so the budget holds.
@@ -218,7 +218,7 @@ def _has(chosen: list[ContextItem], section: str) -> bool:
     return any(item.section == section for item in chosen)
 
 
-def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: Counter) -> int:
+def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: TokenCounter) -> int:
     """Add ``item`` (trimmed if needed) when it fits in ``room``; the tokens it used."""
     title = next(t for k, t, _, _ in SECTIONS if k == item.section)
     heading = 0 if _has(chosen, item.section) else count(f"\n## {title}\n")
@@ -238,7 +238,7 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: Counte
     return cost
 
 
-def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: Counter,
+def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: TokenCounter,
                     today: dt.date | None) -> list[ContextItem]:
     """Warn about open conflicts touching the chosen notes, dropping the weakest if needed."""
     from ..curate.conflicts import find_conflicts
@@ -257,7 +257,7 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
     return kept
 
 
-def _total(items: list[ContextItem], count: Counter) -> int:
+def _total(items: list[ContextItem], count: TokenCounter) -> int:
     """Tokens of the rendered sections (per-piece estimates round up, so never less)."""
     titles = {key: title for key, title, _, _ in SECTIONS}
     headings = sum(count(f"\n## {titles[s]}\n") for s in {i.section for i in items})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ..curate.conflicts import find_conflicts
-from ..curate.report import REPORT_PATH, conflicts_note
+from ..curate.conflicts_note import REPORT_PATH, conflicts_note
 from ..export import mermaid
 from ..names import check_title
 from ..recall.context import Context, build_context
@@ -33,7 +33,7 @@ def context_path(vault: Vault, agent: str | None) -> str:
     return f"{folder}/{name}.md" if folder else f"{name}.md"
 
 
-def neighbourhood(vault: Vault, agent: str) -> nx.DiGraph:
+def agent_neighbourhood(vault: Vault, agent: str) -> nx.DiGraph:
     """The agent, the notes it links and the notes linking it (no whole-vault graph)."""
     graph = nx.DiGraph()
     note = vault.notes[agent]
@@ -56,7 +56,7 @@ def context_note_text(vault: Vault, built: Context) -> str:
     body = built.text.rstrip("\n") + "\n\n## Sources\n" + "\n".join(f"- {s}" for s in sources)
     properties = {"type": "context", "budget": str(built.budget)}
     if built.agent:
-        body += "\n\n## Neighbourhood\n" + mermaid(neighbourhood(vault, built.agent)).rstrip()
+        body += "\n\n## Neighbourhood\n" + mermaid(agent_neighbourhood(vault, built.agent)).rstrip()
         properties["agent"] = f'"[[{built.agent}]]"'
     return generated_text(body, properties)
 
