@@ -53,21 +53,21 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     return [f for f in known if f.kind in kinds and (touching is None or touching & set(f.notes))]
 
 
-def _remembered(vault: Vault, cache: Store, today: dt.date) -> list[Finding]:
+def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
     and day: same findings); else computed and stored."""
     index = vault.index
     key = state_token(index.states(), sorted(index.other.items()), index.attachments, today,
                       folder_stamp("curate"))
-    stored = cache.load_result("conflicts", key)
+    stored = store.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]
     stamp = folder_stamp("curate")
-    rows = cache.load_result("duplicate-blocks", stamp) or {}
+    rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
     found = _find(vault, KINDS, today, None, memo)
-    cache.save_result("conflicts", key, [astuple(f) for f in found])
-    cache.save_result("duplicate-blocks", stamp,
+    store.save_result("conflicts", key, [astuple(f) for f in found])
+    store.save_result("duplicate-blocks", stamp,
                       {sign: [astuple(f) for f in block] for sign, block in memo.items()})
     return found
 

@@ -63,7 +63,11 @@ class Notes(Mapping[str, Note]):
 
     def _read_all(self) -> None:
         """Read the entries not read yet (a whole-vault use is coming)."""
-        unread = [note_id for note_id, entry in self.entries.items() if not entry.read]
+        self.read(list(self.entries))
+
+    def read(self, ids: list[str]) -> None:
+        """Read the entries of ``ids`` not read yet, in one batch."""
+        unread = [note_id for note_id in ids if not self.entries[note_id].read]
         if unread and self._fetch is not None:
             self.entries.update(self._fetch(unread))
 
@@ -111,6 +115,7 @@ class Index:
     def entries(self, paths: list[str] | None = None) -> Entries:
         """The full index entries of the source notes at ``paths`` (all when None)."""
         ids = [p[:-3] for p in paths] if paths is not None else list(self.notes)
+        self.notes.read(ids)
         return {f"{note_id}.md": self.notes.entry(note_id) for note_id in ids}
 
     @property

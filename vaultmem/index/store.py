@@ -22,10 +22,11 @@ from typing import Any
 
 from .. import __version__
 from ..read.record import Entry, link_targets
+from ..read.resolve import link_name
 
 SCHEMA = 1
 BUSY_MS = 30_000
-BULK = 200  # more paths than this are read in one pass over the table
+BATCH = 500  # paths asked for in one query (SQLite allows 32,766 parameters)
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -68,19 +69,6 @@ def cache_root() -> Path:
     """``$XDG_CACHE_HOME/vaultmem`` (default ``~/.cache/vaultmem``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
     return Path(base) / "vaultmem"
-
-
-def link_name(target: str) -> str:
-    """The key a link is stored under: its target's file name, as resolution compares it.
-
-    >>> link_name(" People/Lucy Tan.md"), link_name("../lucy TAN")
-    ('lucy tan', 'lucy tan')
-    """
-    from ..read.resolve import nfc
-
-    path = nfc(target.strip().lstrip("/"))
-    stem = path[:-3] if path.lower().endswith(".md") else path
-    return stem.rpartition("/")[2].lower()
 
 
 def private_dir(path: Path) -> Path:
@@ -184,14 +172,13 @@ class Store:
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
         """Stored entries of ``paths`` (every note when None)."""
         columns = "path, mtime_ns, size, flags, record, search, ctime_ns, inode"
-        wanted = None if paths is None else list(paths)
-        if wanted is None or len(wanted) > BULK:
-            rows = self._query(f"SELECT {columns} FROM notes")  # one pass beats many look-ups
-            keep = None if wanted is None else set(wanted)
-            rows = [r for r in rows if keep is None or r[0] in keep]
+        if paths is None:
+            rows = self._query(f"SELECT {columns} FROM notes")
         else:
-            rows = [row for path in wanted for row in self._query(
-                f"SELECT {columns} FROM notes WHERE path = ?", (path,))]
+            wanted = list(paths)
+            rows = [row for i in range(0, len(wanted), BATCH) for row in self._query(
+                f"SELECT {columns} FROM notes WHERE path IN "
+                f"({', '.join('?' * len(wanted[i : i + BATCH]))})", tuple(wanted[i : i + BATCH]))]
         return {r[0]: Entry(r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
 
     def linking(self, name: str) -> list[str]:
@@ -222,7 +209,8 @@ class Store:
     def load_derived(self, kind: str) -> dict[int, Any]:
         """Stored shards of a derived index (``search`` or ``facts``) by number."""
         rows = self._query("SELECT shard, data FROM derived WHERE kind = ?", (kind,))
-        return {shard: _loads(data) for shard, data in rows if _loads(data) is not None}
+        found = {shard: _loads(data) for shard, data in rows}
+        return {shard: data for shard, data in found.items() if data is not None}
 
     def save_derived(self, kind: str, shard: int, data: Any) -> None:
         """Store one shard of a derived index."""

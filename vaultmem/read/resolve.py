@@ -40,7 +40,7 @@ class Resolver:
         >>> r.resolve("note", "b/Src"), r.resolve("X.png", "b/Src"), r.resolve("", "b/Src")
         (('b/Note', True), ('img/x.png', False), ('b/Src', False))
         """
-        path = nfc(linkpath.strip().lstrip("/"))
+        path = link_path(linkpath)
         if not path:
             return source, False
         folder = source.rpartition("/")[0]
@@ -51,7 +51,7 @@ class Resolver:
 
     def _find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """``resolve`` of a non-empty path written in a note of ``folder``."""
-        stem = path[:-3] if path.lower().endswith(".md") else path
+        stem = _stem(path)
         found = self.notes.find(stem, folder)
         if found[0] is None:
             found = self.files.find(path, folder)
@@ -79,6 +79,26 @@ class Resolver:
             unique = len(table.by_name.get(name.lower(), ())) <= 1
             text = name if unique else target
         return f"[[{text}]]"
+
+
+def link_path(target: str) -> str:
+    """A link's target as resolution compares it: trimmed, no leading ``/``, NFC."""
+    return nfc(target.strip().lstrip("/"))
+
+
+def link_name(target: str) -> str:
+    """The file name a link's target can only resolve to, lower-cased: what an index of links
+    by target is keyed by.
+
+    >>> link_name(" People/Lucy Tan.md"), link_name("../lucy TAN")
+    ('lucy tan', 'lucy tan')
+    """
+    return _stem(link_path(target)).rpartition("/")[2].lower()
+
+
+def _stem(path: str) -> str:
+    """``path`` without a ``.md`` ending."""
+    return path[:-3] if path.lower().endswith(".md") else path
 
 
 def nfc(text: str) -> str:

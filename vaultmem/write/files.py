@@ -120,13 +120,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) readable by the owner only (0700)."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
-    return path
-
-
 def read_bytes(path: Path) -> bytes | None:
     """The file's bytes, or None when it does not exist."""
     try:
