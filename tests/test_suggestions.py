@@ -24,13 +24,20 @@ def _hints(vault: Vault) -> dict[str, str]:
 
 
 def test_a_broken_link_never_suggests_the_note_that_holds_it(tmp_path: Path) -> None:
-    vault = _vault(tmp_path, {"Daily/2022-12-11.md": "[[2022-12-10]] and [[2022-12-12]]\n",
-                              "Daily/2022-12-12.md": "x\n", "Albums.md": "![[Albums.base]]\n"})
+    vault = _vault(tmp_path, {"Standup notes.md": "[[Standup note]]\n",
+                              "Standup nodes.md": "x\n", "Albums.md": "![[Albums.base]]\n"})
     hints = _hints(vault)
-    assert hints["Daily/2022-12-11.md:1: [[2022-12-10]] does not resolve"] == (
-        "did you mean [[Daily/2022-12-12]]?")
+    assert hints["Standup notes.md:1: [[Standup note]] does not resolve"] == (
+        "did you mean [[Standup nodes]]?")
     assert hints["Albums.md:1: ![[Albums.base]] does not resolve"] == (
         "create the note or fix the link")
+
+
+def test_another_number_or_one_shared_word_is_no_suggestion(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"Daily/2022-12-11.md": "[[2022-12-10]]\n",
+                              "Daily/2022-12-12.md": "x\n", "David Kadavy.md": "x\n",
+                              "Books.md": "[[Getting Things Done - David Allen]]\n"})
+    assert set(_hints(vault).values()) == {"create the note or fix the link"}
 
 
 @pytest.mark.parametrize(("target", "hint"), [

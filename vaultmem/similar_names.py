@@ -3,6 +3,7 @@ that share enough letter trigrams (CJK: bigrams) with it, never over every title
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -10,7 +11,18 @@ from rapidfuzz import fuzz, process
 
 from .recall.text import CJK
 
+NUMBERS = re.compile(r"\d+")
 CANDIDATES = 200  # the names sharing most grams with the one looked up, scored in full
+
+
+def same_but_numbers(a: str, b: str) -> bool:
+    """``Sprint 12`` and ``Sprint 13`` differ only in a number: two things, not one spelt two
+    ways.
+
+    >>> same_but_numbers("2022-12-10", "2022-12-12"), same_but_numbers("Sprint 1", "Sprint 1")
+    (True, False)
+    """
+    return a != b and NUMBERS.sub("#", a) == NUMBERS.sub("#", b)
 
 
 def grams(text: str) -> set[str]:
@@ -50,12 +62,21 @@ class NameIndex:
                 for gram in grams(name):
                     self.postings[gram].append(key)
 
-    def closest(self, name: str, *, limit: int = 2, cutoff: float = 75) -> list[str]:
-        """Ids of the notes whose names are most like ``name`` (WRatio >= ``cutoff``), best
-        first, at most ``limit``."""
+    def closest(self, name: str, *, limit: int = 2, cutoff: float = 75,
+                whole: bool = False) -> list[str]:
+        """Ids of the notes whose names are most like ``name``, best first, at most ``limit``.
+
+        Scored by WRatio (a name typed in part finds the whole one), or with ``whole`` by the
+        similarity of the whole names, words in any order (a misspelt title: sharing one
+        word with a long title is not enough, and a name with another number, such as
+        another day's date, is another note), each at least ``cutoff``.
+        """
         shared = Counter(key for gram in grams(name) for key in self.postings.get(gram, ()))
         candidates = {key: self.choices[key] for key, _ in shared.most_common(CANDIDATES)}
-        hits = process.extract(name, candidates, scorer=fuzz.WRatio, limit=None,
+        scorer = fuzz.token_sort_ratio if whole else fuzz.WRatio
+        hits = process.extract(name, candidates, scorer=scorer, limit=None,
                                score_cutoff=cutoff, processor=str.casefold)
+        if whole:
+            hits = [h for h in hits if not same_but_numbers(name.casefold(), h[0].casefold())]
         ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
         return list(dict.fromkeys(key.split("\x00")[0] for _, _, key in ordered))[:limit]

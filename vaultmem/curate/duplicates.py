@@ -15,12 +15,12 @@ from rapidfuzz import fuzz, process
 from ..model import Finding
 from ..read.sync import copy_of
 from ..recall.doc import Meta
+from ..similar_names import same_but_numbers
 from ..vault import Vault
 
 SIMILAR = 92
 SHORT = 5
 SKIP_TYPES = {"daily"}
-NUMBERS = re.compile(r"\d+")
 WORDS = re.compile(r"\w+")
 NOT_ALNUM = re.compile(r"[\W_]+")
 TYPO = 80  # two words this alike are one word mistyped
@@ -35,11 +35,6 @@ def _id(kind: str, *parts: str) -> str:
 def _key(title: str) -> str:
     """A title reduced to letters and digits, lower-case."""
     return NOT_ALNUM.sub("", title.casefold())
-
-
-def _same_but_numbers(a: str, b: str) -> bool:
-    """``Sprint 12`` and ``Sprint 13`` differ only in a number: two notes, not one."""
-    return a != b and NUMBERS.sub("#", a) == NUMBERS.sub("#", b)
 
 
 def _other_words(a: str, b: str) -> bool:
@@ -96,7 +91,7 @@ def _block(ids: list[str]) -> list[Finding]:
                                                 score_cutoff=SIMILAR):
             j = i + 1 + offset
             short = min(len(keys[i]), len(keys[j])) < SHORT and keys[i] != keys[j]
-            distinct = _same_but_numbers(keys[i], keys[j]) or _other_words(titles[i], titles[j])
+            distinct = same_but_numbers(keys[i], keys[j]) or _other_words(titles[i], titles[j])
             if not short and not distinct:
                 found.append(_duplicate(ids[i], ids[j], score))
     return found
