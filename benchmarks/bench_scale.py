@@ -78,14 +78,17 @@ print(json.dumps({
 def timed(command: list[str], env: dict[str, str]) -> dict[str, float]:
     """Wall seconds and peak RSS (MB, the process and its workers) of one command."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-    out = process.stdout.read() if process.stdout else ""
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=errors,
+                                   text=True)
+        out = process.stdout.read() if process.stdout else ""
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        errors.seek(0)
+        said = errors.read()
     process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(command)} exited {process.returncode}")
+    if process.returncode not in (0, 1) or "Traceback" in said:  # 1: findings, not a crash
+        raise RuntimeError(f"{' '.join(command)} exited {process.returncode}:\n{said[-2000:]}")
     result = {"seconds": seconds, "rss_mb": usage.ru_maxrss / 1024, "out": 0.0}
     if out.startswith("{"):
         result.update({k: v for k, v in json.loads(out).items() if isinstance(v, float)})

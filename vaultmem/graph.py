@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 import networkx as nx
 
-from .model import Link, Note
+from .index.graph_rows import GraphRows, ball, missing_labels, part_graph_rows
+from .index.rows import ATTACHMENT, LinkRow, edge_kind, missing_name, node_attrs
+from .index.store import Store
+from .model import Note
 
 MISSING = "missing"
-ATTACHMENT = "attachment"
 
 
 def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = None) -> nx.DiGraph:
@@ -26,78 +27,59 @@ def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = Non
     >>> g.nodes["B"]["type"], g.edges["A", "B"]["kinds"], g.edges["A", "B"]["lines"]
     ('missing', ['body'], [3])
     """
+    links = [LinkRow(note.id, link.target, link.resolved or missing_name(link.target).lower(),
+                     link.resolved is None, link.ambiguous, edge_kind(link), link.line, link.raw,
+                     link.subpath) for note in notes.values() for link in note.links]
+    roles = {link.node: (other or {}).get(link.node, ATTACHMENT) for link in links
+             if not link.missing and link.node not in notes}
+    nodes = {note.id: node_attrs(note) for note in notes.values()}
+    return graph_of_rows(GraphRows(nodes, roles, links, missing_labels(links), {}))
+
+
+def graph_of_rows(rows: GraphRows) -> nx.DiGraph:
+    """The graph the index rows describe (see :func:`build_graph`); nodes at the edge of a
+    part of the graph carry their whole-graph ``degree``."""
     graph = nx.DiGraph()
-    for note in notes.values():
-        graph.add_node(note.id, **node_attrs(note))
-    missing: dict[str, str] = {}
-    for note in notes.values():
-        for link in note.links:
-            _add_link(graph, note, link, missing, other or {})
+    graph.add_nodes_from((note_id, dict(attrs)) for note_id, attrs in rows.notes.items())
+    for node, role in rows.roles.items():
+        graph.add_node(node, type=role, title=node.rsplit("/", 1)[-1], path=node,
+                       missing=False, self_links=0)
+    for label in rows.labels.values():
+        graph.add_node(label, type=MISSING, title=label, path=None, missing=True, self_links=0)
+    for link in rows.links:
+        _add_link(graph, link, rows.labels)
     for data in graph.edges.values():
         data["kinds"] = sorted(data["kinds"])
+    for node, degree in rows.degrees.items():
+        if rows.labels.get(node, node) in graph:
+            graph.nodes[rows.labels.get(node, node)]["degree"] = degree
     return graph
 
 
-def node_attrs(note: Note) -> dict[str, Any]:
-    """The attributes a note's node carries."""
-    fm = note.frontmatter
-    status = fm.get("status")
-    return {
-        "type": note.type,
-        "title": note.title,
-        "path": note.path,
-        "tags": note.tag_names(),
-        "aliases": list(note.aliases),
-        "date": note.date or _scalar(fm.get("date")),
-        "status": str(status).lower() if isinstance(status, str | int | float) else None,
-        "missing": False,
-        "self_links": 0,
-    }
-
-
-def _scalar(value: object) -> str | None:
-    """A frontmatter value as a string when it is a plain scalar."""
-    return str(value) if isinstance(value, str | int | float) else None
-
-
-def _add_link(graph: nx.DiGraph, note: Note, link: Link, missing: dict[str, str],
-              other: Mapping[str, str]) -> None:
+def _add_link(graph: nx.DiGraph, link: LinkRow, labels: Mapping[str, str]) -> None:
     """Add one link's edge (or self-link count) to the graph."""
-    if link.resolved == note.id:
-        graph.nodes[note.id]["self_links"] += 1
+    if link.node == link.source:
+        graph.nodes[link.source]["self_links"] += 1
         return
-    target = link.resolved or _missing_node(graph, link, missing)
-    if target not in graph:
-        kind = other.get(target, ATTACHMENT)
-        graph.add_node(target, type=kind, title=target.rsplit("/", 1)[-1], path=target,
-                       missing=False, self_links=0)
-    if not graph.has_edge(note.id, target):
-        graph.add_edge(note.id, target, kinds=set(), count=0, lines=[])
-    data = graph.edges[note.id, target]
-    data["kinds"].add(edge_kind(link))
+    target = labels[link.node] if link.missing else link.node
+    if not graph.has_edge(link.source, target):
+        graph.add_edge(link.source, target, kinds=set(), count=0, lines=[])
+    data = graph.edges[link.source, target]
+    data["kinds"].add(link.kind)
     data["count"] += 1
     data["lines"].append(link.line)
 
 
-def _missing_node(graph: nx.DiGraph, link: Link, missing: dict[str, str]) -> str:
-    """The node for an unresolved target; case variants share the smallest spelling."""
-    name = link.target[:-3] if link.target.lower().endswith(".md") else link.target
-    key = name.lower()
-    current = missing.get(key)
-    if current is None or name < current:
-        if current is not None:
-            nx.relabel_nodes(graph, {current: name}, copy=False)
-        else:
-            graph.add_node(name, type=MISSING, title=name, path=None, missing=True, self_links=0)
-        missing[key] = name
-    return missing[key]
-
-
-def edge_kind(link: Link) -> str:
-    """``body``, ``embed``, ``property:<key>`` or ``field:<key>``."""
-    if link.kind in ("property", "field"):
-        return f"{link.kind}:{link.key}"
-    return "embed" if link.embed else "body"
+def ego_graph(store: Store, center: str, *, radius: int = 1, also: Iterable[str] = (),
+              degrees: bool = True) -> nx.DiGraph:
+    """The part of the vault's graph within ``radius`` links of ``center`` (either way), read
+    from the index, plus the notes ``also`` (attributes only): what :func:`neighbourhood` gives
+    on the whole graph, without building it. With ``degrees`` every node carries its
+    ``degree`` in the whole graph, which the part alone cannot tell at its edge."""
+    if not store.query("SELECT 1 FROM notes WHERE path = ?", (f"{center}.md",)):
+        raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
+    return graph_of_rows(part_graph_rows(store, ball(store, center, radius), also,
+                                         with_degrees=degrees))
 
 
 def neighbourhood(graph: nx.DiGraph, node: str, *, depth: int = 1) -> nx.DiGraph:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .linting import link_findings
 from .model import Finding, Json, Note
 from .vault import Vault
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def scan_summary(vault: Vault) -> Json:

@@ -13,12 +13,11 @@ from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .model import Link, Note
 from .read.record import search_doc_of
-from .read.walk import FileInfo
 from .similar_names import NameIndex
 
 if TYPE_CHECKING:
     import networkx as nx
-from .index.scan import Index, Progress, parse_files, scan
+from .index.scan import Index, Progress, scan
 from .index.store import Store
 from .recall.doc import Meta
 from .recall.inverted import SearchIndex, documents, load_facts, load_index
@@ -52,9 +51,9 @@ class Vault:
         return vault
 
     @functools.cached_property
-    def store(self) -> Store | None:
-        """The vault's index database in the cache folder (None: ``use_cache=False``)."""
-        return Store(self.root, self.config.fingerprint()) if self.use_cache else None
+    def store(self) -> Store:
+        """The vault's index database in the cache folder (``use_cache=False``: in memory)."""
+        return Store(self.root, self.config.fingerprint(), memory=not self.use_cache)
 
     @functools.cached_property
     def index(self) -> Index:
@@ -63,10 +62,12 @@ class Vault:
 
     @functools.cached_property
     def graph(self) -> nx.DiGraph:
-        """The link graph (see :func:`vaultmem.graph.build_graph`)."""
-        from .graph import build_graph  # networkx is imported only when a graph is needed
+        """The whole link graph (see :func:`vaultmem.graph.build_graph`), from the index."""
+        from .graph import graph_of_rows  # networkx is imported only when a graph is needed
+        from .index.graph_rows import whole_graph_rows
 
-        return build_graph(self.index.notes, self.index.other)
+        _ = self.index  # the index is current first
+        return graph_of_rows(whole_graph_rows(self.store))
 
     @functools.cached_property
     def search_index(self) -> SearchIndex:
@@ -94,6 +95,8 @@ class Vault:
 
     def note(self, name: str) -> Note:
         """A note by id (``People/Lucy Tan``), name (``Lucy Tan``) or path; else NoteNotFound."""
+        if name in self.notes:  # an id as it is, even one ending in a space
+            return self.notes[name]
         wanted = self._as_id(name)
         if wanted in self.notes:
             return self.notes[wanted]
@@ -127,36 +130,21 @@ class Vault:
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")
 
-    def refresh(self, rel: str) -> None:
-        """Re-parse one file vaultmem just wrote into the cache; forget the in-memory index."""
-        if self.store is not None:
-            stat = os.stat(self.root / rel)
-            infos = [FileInfo(rel, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
-                              inode=stat.st_ino)]
-            self.store.replace(dict(parse_files(self.config, infos)))
-        for cached in ("index", "graph", "search_index", "facts", "derived"):
-            self.__dict__.pop(cached, None)
-
-    def refresh_all(self) -> None:
-        """Forget everything read (after files moved); the next use scans again."""
+    def refresh(self) -> None:
+        """Forget everything read (after vaultmem wrote or moved files); the next use scans
+        again, parsing only the files that changed."""
         for cached in ("index", "graph", "search_index", "facts", "derived"):
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
         """(source id, link) for every link from another note to ``note_id``, in order.
 
-        Only the notes whose links name that file are read (the index keeps links by target
-        name); without the index, every note.
+        Only the notes whose links resolve to it are read (the index keeps resolved links).
         """
         notes = self.notes  # scans first: the index then holds every note's current links
-        if self.store is None:
-            sources = list(notes)
-        else:
-            name = note_id.rpartition("/")[2]
-            sources = sorted(path[:-3] for path in self.store.linking(name))
         return [
             (source, link)
-            for source in sources
+            for source in self.store.linking(note_id)
             if source != note_id and source in notes
             for link in notes[source].links
             if link.resolved == note_id

@@ -5,12 +5,9 @@ from __future__ import annotations
 import sys
 
 import click
-import networkx as nx
 
 from .. import report
 from ..errors import UsageError
-from ..export import export_graph
-from ..graph import neighbourhood
 from ..linting import FILE_KINDS, KINDS, lint
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
@@ -66,11 +63,13 @@ def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int)
     Example:
       vaultmem --vault sample_vault graph --around "Lucy Tan" --format mermaid
     """
+    from ..export import export_graph  # networkx is imported only for graph commands
+    from ..graph import ego_graph
+
     if around is None and depth != 1:
         raise UsageError("--depth needs --around NOTE")
-    g: nx.DiGraph = vault.graph
-    if around is not None:
-        g = neighbourhood(g, vault.note(around).id, depth=depth)
+    g = vault.graph if around is None else ego_graph(
+        vault.store, vault.note(around).id, radius=depth, degrees=False)
     click.echo(export_graph(g, "json" if as_json else fmt), nl=False)
 
 

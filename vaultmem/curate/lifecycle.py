@@ -166,7 +166,7 @@ def forget(vault: Vault, name: str, *, force: bool = False, when: dt.datetime | 
     records[trash_name] = {"from": note.path,
                            "deleted": (when or clock.now()).date().isoformat()}
     _save_manifest(vault, records)
-    vault.refresh_all()
+    vault.refresh()
     return f"{TRASH}/{trash_name}"
 
 
@@ -192,7 +192,7 @@ def restore(vault: Vault, name: str, *, dry_run: bool = False) -> str:
     move(vault.root, f"{TRASH}/{match}", origin)
     del records[match]
     _save_manifest(vault, records)
-    vault.refresh_all()
+    vault.refresh()
     return origin
 
 

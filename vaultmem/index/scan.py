@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ..config import Config
@@ -15,7 +13,8 @@ from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from ..recall.doc import meta_of, search_doc
-from .store import Store
+from .rows import ATTACHMENT
+from .store import Store, files_key
 
 Entries = dict[str, Entry]
 
@@ -99,13 +98,14 @@ class Index:
     """Every note of a vault: ``notes`` are the sources of memory, ``other`` the skipped ones."""
 
     notes: Notes
-    store: Store | None = None
+    store: Store
     other: dict[str, str] = field(default_factory=dict)  # id -> template|excluded|generated
     attachments: list[str] = field(default_factory=list)
     listing_problems: list[Problem] = field(default_factory=list)
     resolver: Resolver = field(default_factory=lambda: Resolver([], []))
     stats: ScanStats = field(default_factory=ScanStats)
     generated: dict[str, Entry] = field(default_factory=dict)  # vaultmem's own notes, by id
+    files: dict[str, str] = field(default_factory=dict)  # every note id / attachment: its role
 
     def states(self) -> Entries:
         """The index entries of the source notes by vault path (blobs possibly not read):
@@ -125,21 +125,18 @@ class Index:
         return self.listing_problems + [p for note in notes for p in note.problems]
 
 
-def scan(config: Config, store: Store | None = None,
-         progress: Progress | None = None) -> Index:
+def scan(config: Config, store: Store, progress: Progress | None = None) -> Index:
     """Read the vault behind ``config``; only files whose (mtime, size) changed are parsed."""
     started = time.perf_counter()
     listing = list_vault(config)
     sources = [info for info in listing.notes if info.role == "source"]
-    old = store.states() if store else {}
+    old = store.states()
     entries, todo = _reuse(old, sources)
     stats = ScanStats(parsed=len(todo), reused=len(entries))
     parsed = dict(_parse_all(config, todo, progress))
     entries.update(parsed)
     removed = sorted(old.keys() - entries.keys())
     stats.removed = len(removed)
-    if store and (parsed or removed):
-        store.replace(parsed, removed)
     other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
     sources_by_id, generated = {}, {}
     for path, entry in entries.items():
@@ -149,13 +146,22 @@ def scan(config: Config, store: Store | None = None,
         else:
             sources_by_id[path[:-3]] = entry
     resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
+    files = _roles(sources_by_id, other, listing.attachments)
+    if parsed or removed or store.files_key() != files_key(files):
+        store.replace(parsed, removed, files=files, resolver=resolver)
     stats.seconds = time.perf_counter() - started
-    fetch = _fetcher(store, config, {info.path: info for info in sources}) if store else None
+    fetch = _fetcher(store, config, {info.path: info for info in sources})
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
-    if unread and fetch is not None:  # few, and read whole by the checks that use them
+    if unread:  # few, and read whole by the checks that use them
         generated.update(fetch(unread))
     return Index(Notes(sources_by_id, resolver, fetch), store, dict(sorted(other.items())),
-                 listing.attachments, listing.problems, resolver, stats, generated)
+                 listing.attachments, listing.problems, resolver, stats, generated, files)
+
+
+def _roles(sources: Mapping[str, Entry], other: Mapping[str, str],
+           attachments: list[str]) -> dict[str, str]:
+    """Every file of the vault by note id or attachment path, with its role."""
+    return dict.fromkeys(attachments, ATTACHMENT) | dict.fromkeys(sources, "source") | dict(other)
 
 
 def _fetcher(store: Store, config: Config,
@@ -199,6 +205,9 @@ def _parse_all(config: Config, todo: list[FileInfo],
         results: Iterator[list[tuple[str, Entry]]] = (parse_files(config, c) for c in chunks)
         yield from _report(results, progress, len(todo))
         return
+    import multiprocessing  # only a scan that parses many files pays for these imports
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         results = pool.map(parse_files, [config] * len(chunks), chunks)

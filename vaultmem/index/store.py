@@ -21,21 +21,29 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..read.record import Entry, link_targets
-from ..read.resolve import link_name
+from ..read.record import Entry
+from ..read.resolve import Resolver
+from . import update
+from .sql import IN_ARRAY, array
 
-SCHEMA = 1
+SCHEMA = 2
 BUSY_MS = 30_000
-BATCH = 500  # paths asked for in one query (SQLite allows 32,766 parameters)
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE notes(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
     flags INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
-    record BLOB NOT NULL, search BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE links(source TEXT NOT NULL, name TEXT NOT NULL);
+    record BLOB NOT NULL, search BLOB NOT NULL, node BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX files_by_name ON files(name);
+CREATE TABLE links(source TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
+    node TEXT NOT NULL, missing INTEGER NOT NULL, ambiguous INTEGER NOT NULL,
+    kind TEXT NOT NULL, line INTEGER NOT NULL, raw TEXT NOT NULL, subpath TEXT NOT NULL);
 CREATE INDEX links_by_name ON links(name);
-CREATE INDEX links_by_source ON links(source);
+CREATE INDEX links_by_source ON links(source, node);
+CREATE INDEX links_by_node ON links(node, source);
+CREATE TABLE tags(tag TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY(tag, note)) WITHOUT ROWID;
+CREATE INDEX tags_by_note ON tags(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);
@@ -84,10 +92,11 @@ class Store:
     Opened on first use; safe to share between threads (one connection, one lock).
     """
 
-    def __init__(self, vault_root: Path, fingerprint: str) -> None:
+    def __init__(self, vault_root: Path, fingerprint: str, *, memory: bool = False) -> None:
         key = hashlib.sha256(str(vault_root.resolve()).encode()).hexdigest()[:20]
         self.folder = cache_root() / key
         self.path = self.folder / "index.sqlite3"
+        self.memory = memory  # an index held in this process only (nothing on disk)
         self.stamp = f"{__version__}|{sys.version}|{code_stamp()}|{fingerprint}"
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
@@ -104,6 +113,9 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         """Open, and start over when the file cannot be used as it is."""
+        if self.memory:
+            return self._prepared(sqlite3.connect(":memory:", isolation_level=None,
+                                                  check_same_thread=False))
         private_dir(self.folder.parent)
         private_dir(self.folder)
         try:
@@ -166,49 +178,51 @@ class Store:
     def states(self) -> dict[str, Entry]:
         """Every stored note's entry without its record and search blobs (``b""``): what a
         scan compares with the files."""
-        rows = self._query("SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes")
+        rows = self.query("SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes")
         return {r[0]: Entry(r[1], r[2], r[3], b"", b"", (r[4], r[5])) for r in rows}
 
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
         """Stored entries of ``paths`` (every note when None)."""
         columns = "path, mtime_ns, size, flags, record, search, ctime_ns, inode"
         if paths is None:
-            rows = self._query(f"SELECT {columns} FROM notes")
+            rows = self.query(f"SELECT {columns} FROM notes")
         else:
-            wanted = list(paths)
-            rows = [row for i in range(0, len(wanted), BATCH) for row in self._query(
-                f"SELECT {columns} FROM notes WHERE path IN "
-                f"({', '.join('?' * len(wanted[i : i + BATCH]))})", tuple(wanted[i : i + BATCH]))]
+            rows = self.query(f"SELECT {columns} FROM notes WHERE path IN {IN_ARRAY}",
+                              (array(paths),))
         return {r[0]: Entry(r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
 
-    def linking(self, name: str) -> list[str]:
-        """Paths of the notes holding a link whose target has the file name ``name``."""
-        rows = self._query("SELECT DISTINCT source FROM links WHERE name = ? ORDER BY source",
-                           (link_name(name),))
+    def linking(self, node: str) -> list[str]:
+        """Ids of the source notes with a link that resolves to ``node``, sorted."""
+        rows = self.query("SELECT DISTINCT source FROM links WHERE node = ? AND NOT missing "
+                           "ORDER BY source", (node,))
         return [row[0] for row in rows]
 
-    def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = ()) -> None:
-        """Store ``updates`` and forget ``removed`` paths, in one transaction.
+    def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = (), *,
+                files: Mapping[str, str], resolver: Resolver) -> None:
+        """Store ``updates``, forget ``removed`` paths and record the vault's ``files`` (note id
+        or attachment path -> role, as ``resolver`` was built from), in one transaction.
 
-        A note another process stored from a later state of its file (a newer change time)
-        is kept: a slow scan never puts back what a faster one replaced.
+        Links whose resolution the new set of files changes are resolved again. A note another
+        process stored from a later state of its file (a newer change time) is kept: a slow
+        scan never puts back what a faster one replaced.
         """
         with self._lock, _writing(self.db) as db:
             newer = {path for path, entry in updates.items() if _stored_later(db, path, entry)}
             fresh = {path: entry for path, entry in updates.items() if path not in newer}
-            for path in [*removed, *fresh]:
-                db.execute("DELETE FROM notes WHERE path = ?", (path,))
-                db.execute("DELETE FROM links WHERE source = ?", (path,))
-            db.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                (path, e.mtime_ns, e.size, e.flags, *e.identity, e.record, e.search)
-                for path, e in fresh.items()])
-            db.executemany("INSERT INTO links VALUES (?, ?)", [
-                (path, name) for path, entry in fresh.items()
-                for name in {link_name(t) for t in link_targets(entry)}])
+            update.forget(db, [*removed, *fresh])
+            update.insert(db, fresh, resolver)
+            names = update.sync_files(db, files)
+            update.resolve_again(db, names, resolver)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
+
+    def files_key(self) -> str | None:
+        """The :func:`files_key` of the files the index was last updated with."""
+        rows = self.query("SELECT value FROM meta WHERE key = 'files'")
+        return rows[0][0] if rows else None
 
     def load_derived(self, kind: str) -> dict[int, Any]:
         """Stored shards of a derived index (``search`` or ``facts``) by number."""
-        rows = self._query("SELECT shard, data FROM derived WHERE kind = ?", (kind,))
+        rows = self.query("SELECT shard, data FROM derived WHERE kind = ?", (kind,))
         found = {shard: _loads(data) for shard, data in rows}
         return {shard: data for shard, data in found.items() if data is not None}
 
@@ -220,7 +234,7 @@ class Store:
 
     def load_result(self, name: str, key: str) -> Any:
         """A stored result computed from the vault state ``key``, or None."""
-        rows = self._query("SELECT data FROM results WHERE name = ? AND key = ?", (name, key))
+        rows = self.query("SELECT data FROM results WHERE name = ? AND key = ?", (name, key))
         return _loads(rows[0][0]) if rows else None
 
     def save_result(self, name: str, key: str, data: Any) -> None:
@@ -229,7 +243,7 @@ class Store:
             db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
                        (name, key, marshal.dumps(data)))
 
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """All rows of a read."""
         with self._lock:
             return self.db.execute(sql, args).fetchall()
@@ -245,6 +259,14 @@ def _writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def files_key(files: Mapping[str, str]) -> str:
+    """A digest of a vault's files and their roles: equal digests, nothing to re-resolve."""
+    digest = hashlib.sha256()
+    for key in sorted(files):
+        digest.update(f"{key}\0{files[key]}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
 
 
 def _stored_later(db: sqlite3.Connection, path: str, entry: Entry) -> bool:

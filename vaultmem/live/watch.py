@@ -63,7 +63,7 @@ def relevant(root: Path, path: str, context_folder: str) -> str | None:
 def rebuild(vault: Vault, agents: list[str] | None, *, budget: int, index: bool,
             conflicts: bool) -> list[WriteResult]:
     """Re-read what changed and rewrite the generated notes whose content changed."""
-    vault.refresh_all()
+    vault.refresh()
     return [r for r in sync(vault, agents=agents, budget=budget, index=index,
                             conflicts=conflicts) if r.action != "unchanged"]
 

@@ -23,6 +23,8 @@ def copy_of(path: str) -> str | None:
     ('NOW.md', None)
     """
     stem = path.removesuffix(".md")
+    if not stem.endswith(")") and "sync-conflict" not in stem.lower():
+        return None  # every copy name ends so: most paths are ruled out without the regex
     original = COPY.sub("", stem)
     return f"{original}.md" if original != stem and original else None
 

@@ -46,9 +46,13 @@ class Related:
 
 
 def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
-            today: dt.date | None = None,
-            text: Mapping[str, float] | None = None) -> list[Related]:
+            today: dt.date | None = None, text: Mapping[str, float] | None = None,
+            tagged: Mapping[str, list[str]] | None = None) -> list[Related]:
     """Notes related to ``note``, best first (ties by id).
+
+    ``graph`` may be the whole graph or the part within ``max(depth, 2)`` links of ``note``
+    with ``degree`` node attributes (:func:`vaultmem.graph.ego_graph`); ``tagged`` gives the
+    notes carrying each rare tag of ``note`` when the graph is only a part.
 
     Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
     undirected graph (a shared rare neighbour counts more than a shared hub; a candidate linked
@@ -71,7 +75,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     _links(graph, note, scores, reasons)
     _shared_neighbours(graph, undirected, note, scores, reasons)
     _farther(undirected, note, depth, scores)
-    _tags(graph, note, set(text or ()), scores, reasons)
+    _tags(graph, note, set(text or ()), tagged, scores, reasons)
     _text(graph, note, text or {}, scores, reasons)
     _recency(graph, scores, reasons, today or clock.today())
     best = heapq.nsmallest(limit, ((-round(s, 4), n) for n, s in scores.items()
@@ -103,7 +107,7 @@ def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
     shared: dict[str, list[tuple[int, str]]] = defaultdict(list)
     adamic_adar: dict[str, float] = defaultdict(float)
     for middle in undirected[note]:
-        degree = undirected.degree(middle)
+        degree = _degree(graph, undirected, middle)
         if degree < 2:
             continue
         for other in undirected[middle]:
@@ -111,12 +115,18 @@ def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
                 adamic_adar[other] += 1 / math.log(degree)
                 shared[other].append((degree, middle))
     for other, middles in shared.items():
-        damping = min(1.0, HUB_DAMPING / math.log(2 + undirected.degree(other)))
+        damping = min(1.0, HUB_DAMPING / math.log(2 + _degree(graph, undirected, other)))
         scores[other] += adamic_adar[other] * damping
         for _, middle in sorted(middles)[:2]:
             data = graph.nodes[middle]
             label = GROUP_TYPES.get(data.get("type", ""), "both link")
             reasons[other].append(f"{label} [[{data.get('title', middle)}]]")
+
+
+def _degree(graph: nx.DiGraph, undirected: nx.Graph, node: str) -> int:
+    """The node's neighbours in the whole graph (``graph`` may be only a part of it)."""
+    degree: int = graph.nodes[node].get("degree", undirected.degree(node))
+    return degree
 
 
 def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, float]) -> None:
@@ -127,15 +137,16 @@ def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, floa
         scores[other] += 0.0
 
 
-def _tags(graph: nx.DiGraph, note: str, also: set[str], scores: dict[str, float],
+def _tags(graph: nx.DiGraph, note: str, also: set[str],
+          tagged: Mapping[str, list[str]] | None, scores: dict[str, float],
           reasons: dict[str, list[str]]) -> None:
     """Shared tags, by Jaccard similarity of the two tag sets, for the candidates so far,
     ``also`` and notes sharing a rare tag (a tag on hundreds of notes names no relation)."""
     mine = set(graph.nodes[note].get("tags") or [])
     if not mine:
         return
-    members = _tag_members(graph)
-    rare = {other for tag in mine if len(members.get(tag, ())) <= RARE_TAG
+    members = _tag_members(graph) if tagged is None else tagged
+    rare = {other for tag in mine if 0 < len(members.get(tag, ())) <= RARE_TAG
             for other in members[tag]}
     for other in sorted((set(scores) | also | rare) - {note}):
         if other not in graph:
@@ -187,10 +198,15 @@ def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, lis
 def related_notes(vault: Vault, name: str, *, limit: int = 10,
                   depth: int = 2) -> tuple[str, list[Related]]:
     """(note id, related notes) for a note given by id, name or path: :func:`related` over the
-    vault's graph, with text similarity from the search index; what ``related`` and the MCP
-    tool answer."""
+    part of the graph around it, read from the index, with text similarity from the search
+    index; what ``related`` and the MCP tool answer."""
+    from ..graph import ego_graph
+    from ..index.graph_rows import tag_members
     from .search import similar
 
-    note_id = vault.note(name).id
-    text = similar(vault, vault.note_text(note_id), exclude=note_id)
-    return note_id, related(vault.graph, note_id, limit=limit, depth=depth, text=text)
+    note = vault.note(name)
+    text = similar(vault, vault.note_text(note.id), exclude=note.id)
+    tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
+    also = {*text, *(member for members in tagged.values() for member in members)}
+    graph = ego_graph(vault.store, note.id, radius=max(depth, 2), also=also)
+    return note.id, related(graph, note.id, limit=limit, depth=depth, text=text, tagged=tagged)

@@ -107,8 +107,10 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
 
 
 def confirm(vault: Vault, rel: str, meant: str) -> list[str]:
-    """Re-read the written file into the parse cache; say so if it already changed again."""
+    """Scan again, which puts the written file into the index; say so if the file already
+    changed again."""
     path = vault.root / rel
     again = path.read_bytes() != meant.encode("utf-8")
-    vault.refresh(rel)
+    vault.refresh()
+    vault.index  # noqa: B018 - the scan is the point: the next reader parses nothing
     return [f"{rel} was changed again by another editor right after this write"] if again else []

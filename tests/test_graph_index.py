@@ -1,0 +1,103 @@
+"""The graph read from the index: the same as from the notes, however the files arrived."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from vaultmem.graph import build_graph, ego_graph
+from vaultmem.index.rows import link_rows
+from vaultmem.recall.related import related, related_notes
+from vaultmem.recall.search import similar
+from vaultmem.vault import Vault
+
+from .test_obsidian_fixtures import FIXTURES, load_fixture, write_vault
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = Path("/work/shared/corpora")
+VAULTS = [ROOT / "sample_vault", *(CORPORA / name for name in (
+    "kepano-obsidian", "pkmer-math", "dataview-deep-dive", "zettelkasten-starter"))]
+
+
+def graph_data(graph: nx.DiGraph) -> tuple[dict[str, object], dict[tuple[str, str], object]]:
+    """Nodes and edges with their attributes, comparable with ``==``."""
+    return dict(graph.nodes(data=True)), {(s, t): d for s, t, d in graph.edges(data=True)}
+
+
+def stored_links(vault: Vault) -> list[tuple[object, ...]]:
+    """Every stored link row, sorted (after a scan)."""
+    assert vault.index.stats.seconds >= 0
+    return sorted(vault.store.query(
+        "SELECT source, target, node, missing, ambiguous, kind, line, raw, subpath FROM links"))
+
+
+def parsed_links(vault: Vault) -> list[tuple[object, ...]]:
+    """Every source note's links as a fresh parse and resolution give them, sorted."""
+    return sorted(tuple(row) for note in vault.notes.values()
+                  for row in link_rows(note, vault.index.resolver))
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.txt")), ids=lambda p: p.stem)
+def test_files_arriving_one_by_one_give_the_index_a_full_scan_gives(
+        fixture: Path, tmp_path: Path) -> None:
+    files, _ = load_fixture(fixture)
+    root = tmp_path / "vault"
+    root.mkdir()
+    for name in [*sorted(files), *sorted(files)[:1]]:  # each added, then the first one removed
+        if (root / name).exists():
+            (root / name).unlink()
+        else:
+            write_vault(root, {name: files[name]})
+        cached, fresh = Vault(root), Vault(root, use_cache=False)
+        assert stored_links(cached) == stored_links(fresh) == parsed_links(fresh), name
+        assert graph_data(cached.graph) == graph_data(fresh.graph), name
+
+
+def test_a_renamed_note_resolves_the_links_to_both_names_again(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write_vault(root, {"A.md": "[[Old]] [[new]] [[img.png]]\n", "Old.md": "x\n",
+                       "sub/img.png": ""})
+    assert [(r[1], r[2], r[3]) for r in stored_links(Vault(root))] == [
+        ("Old", "Old", 0), ("img.png", "sub/img.png", 0), ("new", "new", 1)]
+    (root / "Old.md").rename(root / "New.md")
+    (root / "sub" / "img.png").unlink()
+    assert [(r[1], r[2], r[3]) for r in stored_links(Vault(root))] == [
+        ("Old", "old", 1), ("img.png", "img.png", 1), ("new", "New", 0)]
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
+def test_the_graph_from_the_index_is_the_graph_of_the_notes(root: Path) -> None:
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    vault = Vault(root, use_cache=False)
+    assert graph_data(vault.graph) == graph_data(build_graph(vault.notes, vault.index.other))
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
+def test_ego_graphs_and_related_notes_match_the_whole_graph(root: Path, tmp_path: Path) -> None:
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    copy = tmp_path / "vault"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".git"))
+    vault = Vault(copy)
+    whole = vault.graph
+    undirected = whole.to_undirected(as_view=True)
+    for note_id in sorted(vault.notes)[:: max(1, len(vault.notes) // 40)]:
+        part = ego_graph(vault.store, note_id, radius=2)
+        nodes, edges = graph_data(part)
+        expected = nx.ego_graph(whole, note_id, radius=2, undirected=True)
+        assert {n: {k: v for k, v in d.items() if k != "degree"} for n, d in nodes.items()} \
+            == graph_data(expected)[0], note_id
+        assert edges == graph_data(expected)[1], note_id
+        assert {n: d["degree"] for n, d in nodes.items()} == dict(undirected.degree(nodes))
+        text = similar(vault, vault.note_text(note_id), exclude=note_id)
+        assert related_notes(vault, note_id)[1] == related(whole, note_id, text=text), note_id
+
+
+def test_related_reads_only_the_notes_around_it(sample: Path) -> None:
+    vault = Vault(sample)
+    _, found = related_notes(vault, "Lucy Tan")
+    assert found and "graph" not in vault.__dict__

@@ -1,0 +1,91 @@
+"""What the index stores of a parsed note besides its record: its graph node, tags and links."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..model import Link, Note
+from ..read.resolve import Resolver, nfc
+
+ATTACHMENT = "attachment"
+
+
+class LinkRow(NamedTuple):
+    """One link of a source note as the index keeps it, resolved against the whole vault."""
+
+    source: str  # the linking note's id
+    target: str  # the link path as written
+    node: str  # the node it reaches: a note id or attachment path; when ``missing``, the
+    missing: bool  # name it lacks, lower-cased (a missing name's case variants are one node)
+    ambiguous: bool
+    kind: str  # edge kind: body, embed, property:<key> or field:<key>
+    line: int
+    raw: str
+    subpath: str
+
+
+def node_attrs(note: Note) -> dict[str, Any]:
+    """The attributes a note's graph node carries."""
+    fm = note.frontmatter
+    status = fm.get("status")
+    return {
+        "type": note.type,
+        "title": note.title,
+        "path": note.path,
+        "tags": note.tag_names(),
+        "aliases": list(note.aliases),
+        "date": note.date or _scalar(fm.get("date")),
+        "status": str(status).lower() if isinstance(status, str | int | float) else None,
+        "missing": False,
+        "self_links": 0,
+    }
+
+
+def _scalar(value: object) -> str | None:
+    """A frontmatter value as a string when it is a plain scalar."""
+    return str(value) if isinstance(value, str | int | float) else None
+
+
+def edge_kind(link: Link) -> str:
+    """``body``, ``embed``, ``property:<key>`` or ``field:<key>``."""
+    if link.kind in ("property", "field"):
+        return f"{link.kind}:{link.key}"
+    return "embed" if link.embed else "body"
+
+
+class Reach(NamedTuple):
+    """Where a link goes: see :class:`LinkRow`."""
+
+    node: str
+    missing: bool
+    ambiguous: bool
+
+
+def reach(resolver: Resolver, target: str, source: str) -> Reach:
+    """Where a link to ``target`` written in note ``source`` goes."""
+    resolved, ambiguous = resolver.resolve(target, source)
+    if resolved is None:
+        return Reach(missing_name(target).lower(), True, ambiguous)
+    return Reach(resolved, False, ambiguous)
+
+
+def link_rows(note: Note, resolver: Resolver) -> list[LinkRow]:
+    """The note's links, in order, resolved by ``resolver``."""
+    return [LinkRow(note.id, link.target, *reach(resolver, link.target, note.id),
+                    edge_kind(link), link.line, link.raw, link.subpath) for link in note.links]
+
+
+def missing_name(target: str) -> str:
+    """The node name of a link that resolves to nothing: as written, without ``.md``."""
+    return target[:-3] if target.lower().endswith(".md") else target
+
+
+def file_name(path: str) -> str:
+    """The name links use to reach a note id or attachment path: the key of
+    :func:`~vaultmem.read.resolve.link_name` (only links of that name can resolve to it).
+
+    >>> from vaultmem.read.resolve import link_name
+    >>> file_name("People/Lucy Tan"), link_name("../lucy TAN.md")
+    ('lucy tan', 'lucy tan')
+    """
+    return nfc(path).rpartition("/")[2].lower()
