@@ -31,7 +31,8 @@ def stored_links(vault: Vault) -> list[tuple[object, ...]]:
     """Every stored link row, sorted (after a scan)."""
     assert vault.index.stats.seconds >= 0
     return sorted(vault.store.query(
-        "SELECT source, target, node, missing, ambiguous, kind, line, raw, subpath FROM links"))
+        "SELECT source, target, node, missing, ambiguous, kind, line, raw, subpath, embed "
+        "FROM links"))
 
 
 def parsed_links(vault: Vault) -> list[tuple[object, ...]]:
@@ -82,7 +83,8 @@ def test_ego_graphs_and_related_notes_match_the_whole_graph(root: Path, tmp_path
         pytest.skip(f"{root} is not on this machine")
     copy = tmp_path / "vault"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".git"))
-    vault = Vault(copy)
+    vault = Vault(copy)  # over 200 notes are parsed, and their rows made, in worker processes
+    assert stored_links(vault) == parsed_links(vault)
     whole = vault.graph
     undirected = whole.to_undirected(as_view=True)
     for note_id in sorted(vault.notes)[:: max(1, len(vault.notes) // 40)]:
@@ -101,3 +103,46 @@ def test_related_reads_only_the_notes_around_it(sample: Path) -> None:
     vault = Vault(sample)
     _, found = related_notes(vault, "Lucy Tan")
     assert found and "graph" not in vault.__dict__
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
+def test_scan_counts_from_the_index_are_the_counts_of_the_notes(root: Path) -> None:
+    from collections import Counter
+
+    from vaultmem.report import scan_summary
+
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    vault = Vault(root, use_cache=False)
+    notes = list(vault.notes.values())
+    links = [link for note in notes for link in note.links]
+    summary = scan_summary(vault)
+    assert (summary["notes"], summary["by_type"]) == (
+        len(notes), dict(sorted(Counter(note.type for note in notes).items())))
+    assert summary["links"] == {
+        "total": len(links), "resolved": sum(k.resolved is not None for k in links),
+        "unresolved": sum(k.resolved is None for k in links),
+        "ambiguous": sum(k.ambiguous for k in links), "embeds": sum(k.embed for k in links),
+        "attachments": sum(k.resolved in set(vault.index.attachments) for k in links)}
+    assert summary["tags"] == {"distinct": len({t for n in notes for t in n.tag_names()}),
+                               "uses": sum(len(n.tags) for n in notes)}
+    assert summary["fields"] == sum(len(n.fields) for n in notes)
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
+def test_link_checks_and_orphans_from_the_index_cover_every_link(root: Path) -> None:
+    from vaultmem.linting import lint
+
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    vault = Vault(root, use_cache=False)
+    found = {(f.kind, f.notes[0], f.line) for f in lint(vault)}
+    for note in vault.notes.values():
+        for link in note.links:
+            if link.resolved is None:
+                assert ("broken-link", note.id, link.line) in found
+            elif link.ambiguous:
+                assert ("ambiguous-link", note.id, link.line) in found
+    degree = vault.graph.to_undirected(as_view=True).degree
+    assert {i for kind, i, _ in found if kind == "orphan"} == {
+        i for i in vault.notes if degree(i) == 0}

@@ -29,7 +29,7 @@ def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = Non
     """
     links = [LinkRow(note.id, link.target, link.resolved or missing_name(link.target).lower(),
                      link.resolved is None, link.ambiguous, edge_kind(link), link.line, link.raw,
-                     link.subpath) for note in notes.values() for link in note.links]
+                     link.subpath, link.embed) for note in notes.values() for link in note.links]
     roles = {link.node: (other or {}).get(link.node, ATTACHMENT) for link in links
              if not link.missing and link.node not in notes}
     nodes = {note.id: node_attrs(note) for note in notes.values()}

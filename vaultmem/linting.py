@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from .model import Finding, Link, Note
+from .index.graph_rows import Anchors, anchors, note_nodes, problem_links
+from .index.rows import LinkRow
+from .index.tallies import unlinked
+from .model import Finding
 from .read.sync import copy_of
 from .similar_names import NameIndex
 from .vault import Vault
@@ -47,50 +52,60 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
                       f"merge what differs into [[{original}]], then delete the copy")
 
 
-def link_findings(vault: Vault, *, suggest: bool = True) -> Iterator[Finding]:
-    """Broken links, ambiguous links, and links to headings or blocks that do not exist."""
+def link_findings(vault: Vault, *, suggest: bool = True,
+                  subpaths: bool = True) -> Iterator[Finding]:
+    """Broken links, ambiguous links, and (``subpaths``) links to headings or blocks that do
+    not exist; only such links are read from the index, suggestions looked up if asked."""
+    links = problem_links(vault.index.store, subpaths=subpaths)
+    nodes = note_nodes(vault.store, {link.source for link in links})
+    paths = {note_id: node["path"] for note_id, node in nodes.items()}
+    named = anchors(vault.store, {link.node for link in links if link.subpath})
     hints = Suggester(vault) if suggest else None
-    for note in vault.notes.values():
-        for link in note.links:
-            yield from _check_link(vault, note, link, hints)
+    for link in links:
+        yield from _check_link(paths[link.source], link, named, hints)
 
 
-def _check_link(vault: Vault, note: Note, link: Link,
+def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
                 hints: Suggester | None) -> Iterator[Finding]:
-    """The findings for one link."""
-    where = f"{note.path}:{link.line}"
-    if link.resolved is None:
-        hint = hints.suggest(link.target, note.id) if hints else ""
-        yield finding("broken-link", note.id, link.line, f"{where}: {link.raw} does not resolve",
-                      hint, link.raw)
+    """The findings for one link of the note at ``path``."""
+    where = f"{path}:{link.line}"
+    if link.missing:
+        hint = hints.suggest(link.target, link.source) if hints else ""
+        yield finding("broken-link", link.source, link.line,
+                      f"{where}: {link.raw} does not resolve", hint, link.raw)
         return
     if link.ambiguous:
-        yield finding("ambiguous-link", note.id, link.line,
-                      f"{where}: {link.raw} matches several files; it goes to {link.resolved}",
-                      f"write the full path: [[{link.resolved}]]", link.raw)
-    target = vault.notes.get(link.resolved)
-    if target is not None and link.subpath:
-        yield from _check_subpath(note, link, target, where)
+        yield finding("ambiguous-link", link.source, link.line,
+                      f"{where}: {link.raw} matches several files; it goes to {link.node}",
+                      f"write the full path: [[{link.node}]]", link.raw)
+    if link.subpath and link.node in named:
+        yield from _check_subpath(link, named[link.node], where)
 
 
-def _check_subpath(note: Note, link: Link, target: Note, where: str) -> Iterator[Finding]:
-    """``#Heading`` / ``#^block`` must exist in the target note."""
+def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Finding]:
+    """``#Heading`` / ``#^block`` must exist in the target note ``link.node``."""
     if link.subpath.startswith("#^"):
-        if link.subpath[2:] not in {block.id for block in target.block_ids}:
-            yield finding("missing-block", note.id, link.line,
-                          f"{where}: {link.raw}: no block ^{link.subpath[2:]} in {target.id}",
+        if link.subpath[2:] not in target.blocks:
+            yield finding("missing-block", link.source, link.line,
+                          f"{where}: {link.raw}: no block ^{link.subpath[2:]} in {link.node}",
                           "add the block id to the target or fix the link", link.raw)
         return
-    headings = {_heading_key(h.text) for h in target.headings}
+    headings = _heading_keys(tuple(target.headings))
     wanted = [part for part in link.subpath.split("#") if part.strip()]
     missing = [part for part in wanted if _heading_key(part) not in headings]
     if missing:
-        choices = [h.text for h in target.headings]
-        best = process.extractOne(missing[-1], choices, scorer=fuzz.WRatio, score_cutoff=70)
-        hint = f"did you mean [[{target.id}#{best[0]}]]?" if best else "fix the heading name"
-        yield finding("missing-heading", note.id, link.line,
-                      f"{where}: {link.raw}: no heading {missing[-1]!r} in {target.id}",
+        best = process.extractOne(missing[-1], target.headings, scorer=fuzz.WRatio,
+                                  score_cutoff=70)
+        hint = f"did you mean [[{link.node}#{best[0]}]]?" if best else "fix the heading name"
+        yield finding("missing-heading", link.source, link.line,
+                      f"{where}: {link.raw}: no heading {missing[-1]!r} in {link.node}",
                       hint, link.raw)
+
+
+@functools.lru_cache(maxsize=1024)
+def _heading_keys(headings: tuple[str, ...]) -> frozenset[str]:
+    """The keys of a note's headings (many links name headings of the same note)."""
+    return frozenset(_heading_key(text) for text in headings)
 
 
 def _heading_key(text: str) -> str:
@@ -102,17 +117,32 @@ class Suggester:
     """Fixes for broken links: an alias that matches exactly, else the closest titles."""
 
     def __init__(self, vault: Vault) -> None:
-        self.aliases = {alias.lower(): note for note in vault.notes.values()
-                        for alias in reversed(note.aliases)}
-        self.titles = NameIndex({note.id: [note.title] for note in vault.notes.values()})
+        self.vault = vault
         self.closest: dict[str, list[str]] = {}  # many links share a broken target
+
+    @functools.cached_property
+    def nodes(self) -> dict[str, dict[str, Any]]:
+        """Every source note's title and aliases (its graph node's attributes), by id."""
+        return note_nodes(self.vault.store)
+
+    @functools.cached_property
+    def aliases(self) -> dict[str, tuple[str, str]]:
+        """(id, title) of the note each lower-cased alias names (the first alias of a note wins
+        over its later ones, the later note over earlier ones)."""
+        return {alias.lower(): (note_id, node["title"]) for note_id, node
+                in self.nodes.items() for alias in reversed(node["aliases"])}
+
+    @functools.cached_property
+    def titles(self) -> NameIndex:
+        """Every source note's title, for fuzzy lookup."""
+        return NameIndex({note_id: [node["title"]] for note_id, node in self.nodes.items()})
 
     def suggest(self, target: str, source: str = "") -> str:
         """How to fix a link to ``target`` in note ``source`` (never suggested itself)."""
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        note = self.aliases.get(name)
-        if note is not None:
-            return f"{target!r} is an alias of [[{note.id}]]: write [[{note.title}|{target}]]"
+        aliased = self.aliases.get(name)
+        if aliased is not None:
+            return f"{target!r} is an alias of [[{aliased[0]}]]: write [[{aliased[1]}|{target}]]"
         if name not in self.closest:
             self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
         hits = [note_id for note_id in self.closest[name] if note_id != source][:2]
@@ -123,10 +153,7 @@ class Suggester:
 
 def orphan_findings(vault: Vault) -> list[Finding]:
     """Notes with no links in or out (same-note links do not count)."""
-    graph = vault.graph
-    return [
-        finding("orphan", note_id, None, f"{vault.notes[note_id].path}: no links in or out",
-                "link it from a related note, or archive it")
-        for note_id in vault.notes
-        if graph.degree(note_id) == 0
-    ]
+    found = unlinked(vault.index.store)
+    return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
+                    "link it from a related note, or archive it")
+            for note_id, node in sorted(note_nodes(vault.store, set(found)).items())]

@@ -138,7 +138,9 @@ class Finding:
 
     def to_dict(self) -> Json:
         """JSON-ready data."""
-        return asdict(self)
+        return {"id": self.id, "kind": self.kind, "notes": list(self.notes),
+                "message": self.message, "suggestion": self.suggestion, "line": self.line,
+                "rule": self.rule, "winner": self.winner, "sources": list(self.sources)}
 
 
 @dataclass(slots=True)

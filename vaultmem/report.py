@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from .index.tallies import tallies
 from .linting import link_findings
 from .model import Finding, Json, Note
 from .vault import Vault
@@ -15,30 +16,26 @@ if TYPE_CHECKING:
 
 
 def scan_summary(vault: Vault) -> Json:
-    """What ``vaultmem scan --json`` prints."""
-    notes = list(vault.notes.values())
-    links = [link for note in notes for link in note.links]
-    attachments = set(vault.index.attachments)
+    """What ``vaultmem scan --json`` prints (counted in the index; no note is read whole)."""
+    counts = tallies(vault.index.store)
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    link_issues = [f.to_dict() for f in link_findings(vault, suggest=False)
-                   if f.kind in ("broken-link", "ambiguous-link")]
+    link_issues = [f.to_dict() for f in link_findings(vault, suggest=False, subpaths=False)]
     return {
         "vault": str(vault.root),
-        "notes": len(notes),
-        "by_type": dict(sorted(Counter(note.type for note in notes).items())),
+        "notes": counts.notes,
+        "by_type": counts.by_type,
         "links": {
-            "total": len(links),
-            "resolved": sum(link.resolved is not None for link in links),
-            "unresolved": sum(link.resolved is None for link in links),
-            "ambiguous": sum(link.ambiguous for link in links),
-            "embeds": sum(link.embed for link in links),
-            "attachments": sum(link.resolved in attachments for link in links),
+            "total": counts.links,
+            "resolved": counts.resolved,
+            "unresolved": counts.links - counts.resolved,
+            "ambiguous": counts.ambiguous,
+            "embeds": counts.embeds,
+            "attachments": counts.to_attachments,
         },
-        "tags": {"distinct": len({t for n in notes for t in n.tag_names()}),
-                 "uses": sum(len(note.tags) for note in notes)},
-        "fields": sum(len(note.fields) for note in notes),
-        "attachments": len(attachments),
+        "tags": {"distinct": counts.distinct_tags, "uses": counts.tag_uses},
+        "fields": counts.fields,
+        "attachments": len(vault.index.attachments),
         "skipped": dict(sorted(Counter(vault.index.other.values()).items())),
         "cache": {"parsed": stats.parsed, "reused": stats.reused, "removed": stats.removed,
                   "seconds": round(stats.seconds, 3)},

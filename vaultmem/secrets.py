@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -134,7 +135,7 @@ def _compile_user(name: str, source: object) -> re.Pattern[str]:
 
 def find_secrets(text: str, extra: Mapping[str, str] | None = None) -> list[SecretHit]:
     """Every credential in ``text``, sorted by start, overlapping hits merged into one."""
-    raw = sorted(_candidates(text, _ranked(extra)))
+    raw = sorted(_candidates(text, _ranked(tuple(sorted((extra or {}).items())))))
     return [_hit(text, start, end, kind) for start, end, _, kind in _merge(raw)]
 
 
@@ -195,9 +196,11 @@ def redact_value(key: str, value: str, extra: Mapping[str, str] | None = None) -
     prefix = f"{key}: "
     return hidden[len(prefix):] if hidden.startswith(prefix) else hidden
 
-def _ranked(extra: Mapping[str, str] | None) -> list[tuple[str, re.Pattern[str]]]:
-    """Patterns, most specific first; a user pattern named like a default replaces it."""
-    user = compile_patterns(extra or {})
+@functools.lru_cache(maxsize=16)
+def _ranked(extra: tuple[tuple[str, str], ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """Patterns, most specific first; a user pattern (``extra``: name, regex pairs) named like
+    a default replaces it. Kept: every string of a command's output is checked with them."""
+    user = compile_patterns(dict(extra))
     merged = {kind: user.pop(kind, pattern) for kind, pattern in _COMPILED.items()}
     specific = [(kind, p) for kind, p in merged.items() if kind not in _GENERIC_KINDS]
     generic = [(kind, p) for kind, p in merged.items() if kind in _GENERIC_KINDS]

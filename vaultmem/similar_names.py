@@ -71,7 +71,10 @@ class NameIndex:
         word with a long title is not enough, and a name with another number, such as
         another day's date, is another note), each at least ``cutoff``.
         """
-        shared = Counter(key for gram in grams(name) for key in self.postings.get(gram, ()))
+        keys = sorted(grams(name), key=lambda gram: len(self.postings.get(gram, ())))
+        if whole:  # a whole name this alike shares half its grams: one of the rarer half
+            keys = keys[: len(keys) // 2 + 1]
+        shared = Counter(key for gram in keys for key in self.postings.get(gram, ()))
         candidates = {key: self.choices[key] for key, _ in shared.most_common(CANDIDATES)}
         scorer = fuzz.token_sort_ratio if whole else fuzz.WRatio
         hits = process.extract(name, candidates, scorer=scorer, limit=None,

@@ -15,7 +15,7 @@ from .rows import LinkRow, missing_name
 from .sql import IN_ARRAY, array
 from .store import Store
 
-LINK_COLUMNS = "source, target, node, missing, ambiguous, kind, line, raw, subpath"
+LINK_COLUMNS = "source, target, node, missing, ambiguous, kind, line, raw, subpath, embed"
 
 
 class GraphRows(NamedTuple):
@@ -30,8 +30,7 @@ class GraphRows(NamedTuple):
 
 def whole_graph_rows(store: Store) -> GraphRows:
     """Every source note, its links, and the files they reach."""
-    notes = {path[:-3]: marshal.loads(blob) for path, blob in store.query(
-        f"SELECT path, node FROM notes WHERE NOT flags & {GENERATED} ORDER BY path")}
+    notes = note_nodes(store)
     links = [_link(row) for row in store.query(
         f"SELECT {LINK_COLUMNS} FROM links ORDER BY source, rowid")]
     return GraphRows(notes, _roles(store, {r.node for r in links if not r.missing} - notes.keys()),
@@ -93,6 +92,44 @@ def tag_members(store: Store, tags: Iterable[str], *, most: int) -> dict[str, li
         for tag in wanted if 0 < counts.get(tag, 0) <= most}
 
 
+def problem_links(store: Store, *, subpaths: bool = True) -> list[LinkRow]:
+    """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a
+    heading or block, note by note, in order: the links a check looks at."""
+    wanted = "missing OR ambiguous OR subpath != ''" if subpaths else "missing OR ambiguous"
+    return [_link(row) for row in store.query(  # each condition is that of a partial index
+        f"SELECT {LINK_COLUMNS} FROM links WHERE {wanted} ORDER BY source, rowid")]
+
+
+class Anchors(NamedTuple):
+    """What a link's ``#subpath`` can name in a note."""
+
+    headings: list[str]  # in order
+    blocks: set[str]
+
+
+def anchors(store: Store, ids: set[str]) -> dict[str, Anchors]:
+    """The headings and block ids of each source note among ``ids``."""
+    found = {path[:-3]: Anchors([], set()) for (path,) in store.query(
+        f"SELECT path FROM notes WHERE NOT flags & {GENERATED} AND path IN {IN_ARRAY}",
+        (array(f"{i}.md" for i in ids),))}
+    for note_id, block, text in store.query(
+            f"SELECT note, block, text FROM anchors WHERE note IN {IN_ARRAY} ORDER BY rowid",
+            (array(found),)):
+        if block:
+            found[note_id].blocks.add(text)
+        else:
+            found[note_id].headings.append(text)
+    return found
+
+
+def note_nodes(store: Store, ids: set[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Node attributes of the source notes (those among ``ids``), by id."""
+    if ids is None:
+        return {path[:-3]: marshal.loads(blob) for path, blob in store.query(
+            f"SELECT path, node FROM notes WHERE NOT flags & {GENERATED} ORDER BY path")}
+    return _note_attrs(store, ids)
+
+
 def _note_attrs(store: Store, ids: set[str]) -> dict[str, dict[str, Any]]:
     """Node attributes of the source notes among ``ids``."""
     return {path[:-3]: marshal.loads(blob) for path, blob in store.query(
@@ -132,4 +169,5 @@ def _roles(store: Store, ids: set[str]) -> dict[str, str]:
 
 def _link(row: tuple[Any, ...]) -> LinkRow:
     """A stored link row as a :class:`LinkRow`."""
-    return LinkRow(row[0], row[1], row[2], bool(row[3]), bool(row[4]), *row[5:])
+    return LinkRow(row[0], row[1], row[2], bool(row[3]), bool(row[4]), row[5], row[6], row[7],
+                   row[8], bool(row[9]))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import marshal
 from typing import Any, NamedTuple
 
 from ..model import Link, Note
-from ..read.resolve import Resolver, nfc
+from ..read.resolve import Resolver, link_name, nfc
 
 ATTACHMENT = "attachment"
 
@@ -22,6 +23,7 @@ class LinkRow(NamedTuple):
     line: int
     raw: str
     subpath: str
+    embed: bool = False
 
 
 def node_attrs(note: Note) -> dict[str, Any]:
@@ -72,7 +74,8 @@ def reach(resolver: Resolver, target: str, source: str) -> Reach:
 def link_rows(note: Note, resolver: Resolver) -> list[LinkRow]:
     """The note's links, in order, resolved by ``resolver``."""
     return [LinkRow(note.id, link.target, *reach(resolver, link.target, note.id),
-                    edge_kind(link), link.line, link.raw, link.subpath) for link in note.links]
+                    edge_kind(link), link.line, link.raw, link.subpath, link.embed)
+            for link in note.links]
 
 
 def missing_name(target: str) -> str:
@@ -89,3 +92,18 @@ def file_name(path: str) -> str:
     ('lucy tan', 'lucy tan')
     """
     return nfc(path).rpartition("/")[2].lower()
+
+
+def note_rows(note: Note, resolver: Resolver) -> bytes:
+    """Everything the index stores of a parsed note besides its record, marshalled: (type,
+    tag uses, inline fields, node attributes) and, unless vaultmem generated the note, its
+    tags, anchors (headings: 0, block ids: 1) and resolved links as table rows."""
+    counts = (note.type, len(note.tags), len(note.fields), marshal.dumps(node_attrs(note)))
+    if note.generated:
+        return marshal.dumps((counts, [], [], []))
+    tags = [(tag, note.id) for tag in note.tag_names()]
+    anchors = [(note.id, 0, h.text) for h in note.headings]
+    anchors += [(note.id, 1, b.id) for b in note.block_ids]
+    links = [(r.source, link_name(r.target), r.target, r.node, r.missing, r.ambiguous, r.kind,
+              r.line, r.raw, r.subpath, r.embed) for r in link_rows(note, resolver)]
+    return marshal.dumps((counts, tags, anchors, links))

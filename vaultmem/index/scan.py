@@ -13,7 +13,7 @@ from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from ..recall.doc import meta_of, search_doc
-from .rows import ATTACHMENT
+from .rows import ATTACHMENT, note_rows
 from .store import Store, files_key
 
 Entries = dict[str, Entry]
@@ -133,7 +133,8 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     old = store.states()
     entries, todo = _reuse(old, sources)
     stats = ScanStats(parsed=len(todo), reused=len(entries))
-    parsed = dict(_parse_all(config, todo, progress))
+    resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
+    parsed = dict(_parse_all(config, todo, progress, resolver))
     entries.update(parsed)
     removed = sorted(old.keys() - entries.keys())
     stats.removed = len(removed)
@@ -145,7 +146,6 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
             generated[path[:-3]] = entry
         else:
             sources_by_id[path[:-3]] = entry
-    resolver = Resolver({path[:-3] for path in entries} | set(other), listing.attachments)
     files = _roles(sources_by_id, other, listing.attachments)
     if parsed or removed or store.files_key() != files_key(files):
         store.replace(parsed, removed, files=files, resolver=resolver)
@@ -196,22 +196,33 @@ def _seen_as(entry: Entry, info: FileInfo) -> bool:
     return entry.seen_as(info.mtime_ns, info.size, (info.change_ns, info.inode))
 
 
-def _parse_all(config: Config, todo: list[FileInfo],
-               progress: Progress | None) -> Iterator[tuple[str, Entry]]:
-    """Parse files, over every core when there are many."""
+def _parse_all(config: Config, todo: list[FileInfo], progress: Progress | None,
+               resolver: Resolver) -> Iterator[tuple[str, Entry]]:
+    """Parse files, with their index rows resolved by ``resolver``, over every core when
+    there are many."""
     chunks = [todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK)]
     workers = min(len(os.sched_getaffinity(0)), len(chunks))
     if len(todo) < PARALLEL_MIN or workers < 2:
-        results: Iterator[list[tuple[str, Entry]]] = (parse_files(config, c) for c in chunks)
+        results: Iterator[list[tuple[str, Entry]]] = (
+            parse_files(config, chunk, resolver) for chunk in chunks)
         yield from _report(results, progress, len(todo))
         return
     import multiprocessing  # only a scan that parses many files pays for these imports
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_keep_resolver,
+                             initargs=(resolver,)) as pool:
         results = pool.map(parse_files, [config] * len(chunks), chunks)
         yield from _report(results, progress, len(todo))
+
+
+_WORKER_RESOLVER: list[Resolver] = []  # a parse worker's resolver, sent once, not per chunk
+
+
+def _keep_resolver(resolver: Resolver) -> None:
+    """Keep the resolver a parse worker resolves links with."""
+    _WORKER_RESOLVER[:] = [resolver]
 
 
 def _report(results: Iterator[list[tuple[str, Entry]]], progress: Progress | None,
@@ -223,13 +234,16 @@ def _report(results: Iterator[list[tuple[str, Entry]]], progress: Progress | Non
             progress(len(done), total)
 
 
-def parse_files(config: Config, infos: list[FileInfo]) -> list[tuple[str, Entry]]:
-    """Read and parse files into cache entries; a file that cannot be read or parsed becomes
-    a note with a problem (its mtime 0, so the next scan tries it again)."""
-    return [(info.path, _parse_file(config, info)) for info in infos]
+def parse_files(config: Config, infos: list[FileInfo],
+                resolver: Resolver | None = None) -> list[tuple[str, Entry]]:
+    """Read and parse files into cache entries (with their index rows when there is a
+    ``resolver``, given or this worker's); a file that cannot be read or parsed becomes a note
+    with a problem (its mtime 0, so the next scan tries it again)."""
+    resolver = resolver or next(iter(_WORKER_RESOLVER), None)
+    return [(info.path, _parse_file(config, info, resolver)) for info in infos]
 
 
-def _parse_file(config: Config, info: FileInfo) -> Entry:
+def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> Entry:
     """One file's cache entry."""
     try:
         with open(os.path.join(config.root, info.path), "rb") as handle:
@@ -237,13 +251,13 @@ def _parse_file(config: Config, info: FileInfo) -> Entry:
     except OSError as exc:
         return _failed_entry(info, "unreadable", f"cannot read: {exc}")
     try:
-        return _entry(config, info, data)
+        return _entry(config, info, data, resolver)
     except Exception as exc:  # a bug in parsing or indexing must cost one note, never the scan
         return _failed_entry(info, "parse-error", f"could not be parsed ({exc.__class__.__name__}:"
                              f" {str(exc)[:80]}); please report it")
 
 
-def _entry(config: Config, info: FileInfo, data: bytes) -> Entry:
+def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | None) -> Entry:
     """The entry of a note read as ``data``: the parsed note and its search document."""
     from ..read.parse import parse_with_body  # markdown-it is imported only when parsing
 
@@ -253,7 +267,8 @@ def _entry(config: Config, info: FileInfo, data: bytes) -> Entry:
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
     search = (terms, length, text, 0, meta_of(note, body, text))
-    return encode(note, search, (info.change_ns, info.inode))
+    rows = note_rows(note, resolver) if resolver is not None else b""
+    return encode(note, search, (info.change_ns, info.inode), rows)
 
 
 def _failed_entry(info: FileInfo, kind: str, message: str) -> Entry:

@@ -33,15 +33,22 @@ TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE notes(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
     flags INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
-    record BLOB NOT NULL, search BLOB NOT NULL, node BLOB NOT NULL) WITHOUT ROWID;
+    type TEXT NOT NULL, tag_uses INTEGER NOT NULL, fields INTEGER NOT NULL,
+    node BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, search BLOB NOT NULL);
 CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX files_by_name ON files(name);
 CREATE TABLE links(source TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
     node TEXT NOT NULL, missing INTEGER NOT NULL, ambiguous INTEGER NOT NULL,
-    kind TEXT NOT NULL, line INTEGER NOT NULL, raw TEXT NOT NULL, subpath TEXT NOT NULL);
+    kind TEXT NOT NULL, line INTEGER NOT NULL, raw TEXT NOT NULL, subpath TEXT NOT NULL,
+    embed INTEGER NOT NULL);
 CREATE INDEX links_by_name ON links(name);
 CREATE INDEX links_by_source ON links(source, node);
 CREATE INDEX links_by_node ON links(node, source);
+CREATE INDEX links_to_check ON links(source) WHERE missing OR ambiguous OR subpath != '';
+CREATE INDEX links_to_fix ON links(source) WHERE missing OR ambiguous;
+CREATE TABLE anchors(note TEXT NOT NULL, block INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX anchors_by_note ON anchors(note);
 CREATE TABLE tags(tag TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY(tag, note)) WITHOUT ROWID;
 CREATE INDEX tags_by_note ON tags(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
@@ -183,12 +190,12 @@ class Store:
 
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
         """Stored entries of ``paths`` (every note when None)."""
-        columns = "path, mtime_ns, size, flags, record, search, ctime_ns, inode"
+        columns = ("SELECT path, mtime_ns, size, flags, record, search, ctime_ns, inode "
+                   "FROM notes JOIN bodies USING (path)")
         if paths is None:
-            rows = self.query(f"SELECT {columns} FROM notes")
+            rows = self.query(columns)
         else:
-            rows = self.query(f"SELECT {columns} FROM notes WHERE path IN {IN_ARRAY}",
-                              (array(paths),))
+            rows = self.query(f"{columns} WHERE path IN {IN_ARRAY}", (array(paths),))
         return {r[0]: Entry(r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
 
     def linking(self, node: str) -> list[str]:
@@ -210,9 +217,11 @@ class Store:
             newer = {path for path, entry in updates.items() if _stored_later(db, path, entry)}
             fresh = {path: entry for path, entry in updates.items() if path not in newer}
             update.forget(db, [*removed, *fresh])
+            kept = db.execute("SELECT COUNT(*) FROM notes").fetchone()[0]
             update.insert(db, fresh, resolver)
             names = update.sync_files(db, files)
-            update.resolve_again(db, names, resolver)
+            if kept:  # the fresh notes were resolved with these files already
+                update.resolve_again(db, names, resolver, fresh=[p[:-3] for p in fresh])
             db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
 
     def files_key(self) -> str | None:

@@ -28,6 +28,7 @@ class Entry(NamedTuple):
     record: bytes
     search: bytes
     identity: tuple[int, int]  # (ctime_ns, inode): a rewrite keeping mtime and size shows
+    rows: bytes = b""  # the index rows made with the parse (marshalled), when made there
 
     @property
     def read(self) -> bool:
@@ -39,7 +40,8 @@ class Entry(NamedTuple):
         return (self.mtime_ns, self.size, self.identity) == (mtime_ns, size, identity)
 
 
-def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) -> Entry:
+def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0),
+           rows: bytes = b"") -> Entry:
     """The cache entry for a parsed note."""
     record = (
         note.id, note.path, note.title, note.type, note.date, note.frontmatter,
@@ -55,7 +57,7 @@ def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0)) ->
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
     return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search),
-                 identity)
+                 identity, rows)
 
 
 def decode(entry: Entry) -> Note:
