@@ -12,11 +12,11 @@ from dataclasses import astuple
 import networkx as nx
 
 from .. import clock
+from ..index.doc import Meta, link_term
+from ..index.inverted import state_token
 from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
 from ..read.resolve import Resolver
-from ..recall.doc import Meta, link_term
-from ..recall.inverted import state_token
 from ..secrets import redact_value
 from ..vault import Vault
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key

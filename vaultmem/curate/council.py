@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Json, Note
+from ..read.extract import RawFact
 from ..secrets import redact_data
 from ..vault import Vault
 from ..write.facts import parse_value
 from ..write.sections import section_lines, section_span
-from .extract import RawFact
 from .kpis import kpi_of
 
 FORMAT = "council-json"

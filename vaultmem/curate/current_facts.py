@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..index.doc import Meta
 from ..model import Fact
+from ..read.extract import RawFact
 from ..read.resolve import Resolver
-from ..recall.doc import Meta
-from .extract import RawFact
 
 INACTIVE = {"superseded", "archived", "deprecated", "rejected", "obsolete"}
 LINKS = re.compile(r"\[\[([^\]]+)\]\]")

@@ -12,9 +12,9 @@ from collections import defaultdict
 
 from rapidfuzz import fuzz, process
 
+from ..index.doc import Meta
 from ..model import Finding
 from ..read.sync import copy_of
-from ..recall.doc import Meta
 from ..similar_names import same_but_numbers
 from ..vault import Vault
 

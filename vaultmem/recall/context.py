@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from ..model import Json
 from ..secrets import redact
+from ..text import tokens
 from ..vault import Vault
 from .budget import TokenCounter, counter, trim
 from .gather import (
@@ -32,7 +33,6 @@ from .gather import (
     recent_items,
 )
 from .search import best_lines, search
-from .text import tokens
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from ..index.doc import link_term
 from ..model import Json, Note
 from ..read.record import search_doc_of
 from ..secrets import redact
+from ..text import tokens
 from ..vault import Vault
-from .doc import link_term
-from .text import tokens
 
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
 TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")

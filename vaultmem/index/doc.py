@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..curate.extract import RawFact, history, raw_facts
 from ..model import Note
-from .text import tokens
+from ..read.extract import RawFact, history, raw_facts
+from ..text import tokens
 
 # (type, status, date, tags, aliases, facts, history): per note, kept in the search index
 Meta = tuple[str, str, str, list[str], list[str], list[RawFact], list[tuple[str, str]]]

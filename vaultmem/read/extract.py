@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..model import Note
-from ..read.fences import key_line, split
+from .fences import key_line, split
 
 HOUSEKEEPING = frozenset({
     "type", "tags", "tag", "aliases", "alias", "version", "updated", "created", "date",

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..index.store import Store
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
+from .store import Store
 
 SHARDS = 16
 Fetch = Callable[[list[str]], Mapping[str, Entry]]
