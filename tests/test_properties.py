@@ -21,10 +21,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vaultmem.check.conflicts import find_conflicts
+from vaultmem.check.linting import FILE_KINDS, lint
 from vaultmem.config import Config
-from vaultmem.curate.conflicts import find_conflicts
 from vaultmem.index import scan as scan_module
-from vaultmem.linting import FILE_KINDS, lint
 from vaultmem.model import Note
 from vaultmem.read.parse import parse_note, parse_with_body
 from vaultmem.read.resolve import Resolver

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..curate.conflicts import KINDS, find_conflicts
+from ..check.conflicts import KINDS, find_conflicts
 from ..curate.conflicts_note import REPORT_PATH, conflicts_note
 from ..curate.kpis import Kpi
 from ..errors import UsageError

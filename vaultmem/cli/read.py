@@ -7,11 +7,11 @@ import sys
 import click
 import networkx as nx
 
-from .. import report
+from ..check import report
+from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
 from ..export import export_graph
 from ..graph import neighbourhood
-from ..linting import FILE_KINDS, KINDS, lint
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 

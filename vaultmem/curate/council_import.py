@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import clock
+from ..check.current_facts import value_key
 from ..errors import NoteNotFound
 from ..model import Json, Note
 from ..vault import Vault
@@ -19,7 +20,6 @@ from ..write.props import Value
 from ..write.sections import append_to_section
 from .council import ENTITY_TYPES, stated_facts
 from .council_check import DAY, TIME, title_of, validate
-from .current_facts import value_key
 from .kpis import record_kpi
 
 FactKey = tuple[str, str, str, str]

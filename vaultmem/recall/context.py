@@ -241,7 +241,7 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: TokenC
 def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: TokenCounter,
                     today: dt.date | None) -> list[ContextItem]:
     """Warn about open conflicts touching the chosen notes, dropping the weakest if needed."""
-    from ..curate.conflicts import find_conflicts
+    from ..check.conflicts import find_conflicts
 
     ids = {item.id for item in chosen}
     warnings = [ContextItem(f.notes[0], "conflicts", f.message, f.sources[0].split("]]")[0] + "]]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..curate.conflicts import find_conflicts
+from ..check.conflicts import find_conflicts
 from ..curate.conflicts_note import REPORT_PATH, conflicts_note
 from ..export import mermaid
 from ..names import check_title

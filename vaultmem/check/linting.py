@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 from rapidfuzz import fuzz, process
 
-from .model import Finding, Link, Note
-from .read.sync import copy_of
-from .similar_names import NameIndex
-from .vault import Vault
+from ..model import Finding, Link, Note
+from ..read.sync import copy_of
+from ..similar_names import NameIndex
+from ..vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
 TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)

@@ -8,9 +8,9 @@ from typing import Any
 
 import networkx as nx
 
+from ..model import Finding, Json, Note
+from ..vault import Vault
 from .linting import link_findings
-from .model import Finding, Json, Note
-from .vault import Vault
 
 
 def scan_summary(vault: Vault) -> Json:
@@ -84,7 +84,7 @@ def note_data(vault: Vault, note: Note) -> Json:
 
 def note_with_text(vault: Vault, note: Note) -> str:
     """The readable form of the note, then its Markdown (credentials redacted)."""
-    from .secrets import redact
+    from ..secrets import redact
 
     body = redact(vault.note_text(note.id), vault.config.secret_patterns)
     return f"{show_text(note_data(vault, note))}\n\n---- {note.path} ----\n{body}"

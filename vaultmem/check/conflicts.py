@@ -58,11 +58,11 @@ def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     and day: same findings); else computed and stored."""
     index = vault.index
     key = state_token(index.states(), sorted(index.other.items()), index.attachments, today,
-                      folder_stamp("curate"))
+                      folder_stamp("check"))
     stored = store.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]
-    stamp = folder_stamp("curate")
+    stamp = folder_stamp("check")
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
     found = _find(vault, KINDS, today, None, memo)
