@@ -10,7 +10,7 @@ import networkx as nx
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
-from ..export import export_graph
+from ..generate.export import export_graph
 from ..graph import neighbourhood
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault

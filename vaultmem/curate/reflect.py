@@ -77,8 +77,8 @@ def stale_note(vault: Vault, today: dt.date) -> str:
 def _refresh(vault: Vault, today: dt.date, dry_run: bool) -> list[WriteResult]:
     """Rewrite the stale list, the memory index and the conflicts note where they changed."""
     from ..check.conflicts import find_conflicts
-    from ..recall.indexes import build_indexes
-    from .conflicts_note import REPORT_PATH, conflicts_note
+    from ..generate.conflicts_note import REPORT_PATH, conflicts_note
+    from ..generate.indexes import build_indexes
 
     pages = {STALE_PATH: stale_note(vault, today), **build_indexes(vault),
              REPORT_PATH: conflicts_note(find_conflicts(vault, today=today))}
