@@ -529,8 +529,8 @@ def test_a_confidence_too_big_for_a_float_is_no_confidence(tmp_path: Path) -> No
     write(tmp_path, "Good.md", "see [[Fact]]\n")
     vault = Vault(tmp_path, use_cache=False)
     assert vault.index.problems == []
-    assert dict(vault.facts)["Fact"][5] == [("tz", "UTC", 5, "fact-note", "Good", "", "", None,
-                                             "")]
+    assert dict(vault.facts)["Fact"].facts == [("tz", "UTC", 5, "fact-note", "Good", "", "", None,
+                                                 "")]
 
 
 def test_a_note_that_breaks_indexing_costs_one_note(tmp_path: Path,

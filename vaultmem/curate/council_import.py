@@ -129,8 +129,8 @@ def _session(vault: Vault, session: Json, report: ImportReport, dry_run: bool) -
 def _known(vault: Vault) -> set[FactKey]:
     """The key of every fact the vault states now."""
     resolver = vault.index.resolver
-    return {(entity, raw[0].casefold(), value_key(raw[1], note_id, resolver), raw[5])
-            for note_id, _, entity, raw in stated_facts(vault)}
+    return {(entity, raw.attribute.casefold(), value_key(raw.value, note_id, resolver),
+             raw.valid_from) for note_id, _, entity, raw in stated_facts(vault)}
 
 
 def _key(vault: Vault, fact: Json) -> FactKey:

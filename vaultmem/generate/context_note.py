@@ -20,7 +20,7 @@ NEIGHBOURS = 30
 
 def _agents(vault: Vault) -> list[str]:
     """Every agent note's id, from the search index (no note is decoded)."""
-    return sorted(i for i, meta in vault.search_index.summaries() if meta[0] == "agent")
+    return sorted(i for i, meta in vault.search_index.summaries() if meta.type == "agent")
 
 
 def context_path(vault: Vault, agent: str | None) -> str:
