@@ -57,7 +57,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 
-from vaultmem.linting import file_problems
+from vaultmem.check.linting import file_problems
 from vaultmem.vault import Vault
 from vaultmem.write import apply as apply_module
 from vaultmem.write import files, locks, paths

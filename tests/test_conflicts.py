@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.curate.conflicts import find_conflicts
+from vaultmem.check.conflicts import find_conflicts
 from vaultmem.vault import Vault
 
 from .conftest import ROOT, SAMPLE, hash_tree

@@ -109,7 +109,7 @@ def test_related_reads_only_the_notes_around_it(sample: Path) -> None:
 def test_scan_counts_from_the_index_are_the_counts_of_the_notes(root: Path) -> None:
     from collections import Counter
 
-    from vaultmem.report import scan_summary
+    from vaultmem.check.report import scan_summary
 
     if not root.is_dir():
         pytest.skip(f"{root} is not on this machine")
@@ -131,7 +131,7 @@ def test_scan_counts_from_the_index_are_the_counts_of_the_notes(root: Path) -> N
 
 @pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
 def test_link_checks_and_orphans_from_the_index_cover_every_link(root: Path) -> None:
-    from vaultmem.linting import lint
+    from vaultmem.check.linting import lint
 
     if not root.is_dir():
         pytest.skip(f"{root} is not on this machine")

@@ -21,10 +21,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vaultmem.check.conflicts import find_conflicts
+from vaultmem.check.linting import FILE_KINDS, lint
 from vaultmem.config import Config
-from vaultmem.curate.conflicts import find_conflicts
 from vaultmem.index import scan as scan_module
-from vaultmem.linting import FILE_KINDS, lint
 from vaultmem.model import Note
 from vaultmem.read.parse import parse_note, parse_with_body
 from vaultmem.read.resolve import Resolver
@@ -529,8 +529,8 @@ def test_a_confidence_too_big_for_a_float_is_no_confidence(tmp_path: Path) -> No
     write(tmp_path, "Good.md", "see [[Fact]]\n")
     vault = Vault(tmp_path, use_cache=False)
     assert vault.index.problems == []
-    assert dict(vault.facts)["Fact"][5] == [("tz", "UTC", 5, "fact-note", "Good", "", "", None,
-                                             "")]
+    assert dict(vault.facts)["Fact"].facts == [("tz", "UTC", 5, "fact-note", "Good", "", "", None,
+                                                 "")]
 
 
 def test_a_note_that_breaks_indexing_costs_one_note(tmp_path: Path,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultmem.linting import lint
+from vaultmem.check.linting import lint
 from vaultmem.vault import Vault
 
 from .conftest import SAMPLE

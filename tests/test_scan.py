@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import sqlite3
 import stat
@@ -11,7 +12,10 @@ import pytest
 
 from vaultmem.config import find_vault
 from vaultmem.errors import ConfigError, VaultNotFound
+from vaultmem.index.doc import Meta, meta_of
+from vaultmem.index.inverted import Summary
 from vaultmem.index.store import cache_root
+from vaultmem.read.extract import RawFact
 from vaultmem.vault import Vault
 
 from .conftest import CORPUS, hash_tree
@@ -189,3 +193,21 @@ def test_backlinks_from_the_index_equal_a_full_scan(sample: Path, tmp_path: Path
     indexed, full = Vault(root), Vault(root, use_cache=False)
     for note_id in full.notes:
         assert indexed.backlinks(note_id) == full.backlinks(note_id), note_id
+
+
+def test_the_index_stores_plain_tuples_and_hands_out_named_ones(sample: Path) -> None:
+    vault = Vault(sample)
+    lucy = "People/Lucy Tan"
+    stored = meta_of(vault.notes[lucy], "", vault.note_text(lucy))
+    assert type(stored) is tuple and {type(fact) for fact in stored[5]} == {tuple}
+    assert marshal.loads(marshal.dumps(stored)) == stored  # marshal refuses tuple subclasses
+    meta = Meta.load(stored)
+    assert meta.stored() == stored and {type(fact) for fact in meta.facts} == {RawFact}
+    full = dict(vault.facts)[lucy]
+    assert type(full) is Meta and full.facts == meta.facts
+    assert ("timezone", "UTC+8", "property") in [(f.attribute, f.value, f.kind) for f in full.facts]
+    summary = dict(vault.search_index.summaries())[lucy]
+    assert type(summary) is Summary and (summary.type, summary.aliases) == ("person", ["Lucy"])
+    assert {type(fact) for fact in summary.brief} == {RawFact}
+    with pytest.raises(ValueError, match="unmarshallable"):
+        marshal.dumps(meta)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.linting import lint
+from vaultmem.check.linting import lint
 from vaultmem.similar_names import CANDIDATES, NameIndex
 from vaultmem.vault import Vault
 

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from vaultmem.linting import lint
+from vaultmem.check.linting import lint
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 

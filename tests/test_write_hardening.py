@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.curate.conflicts import find_conflicts
+from vaultmem.check.conflicts import find_conflicts
 from vaultmem.recall.budget import estimate_tokens
 from vaultmem.recall.context import build_context
 from vaultmem.vault import Vault

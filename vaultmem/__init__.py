@@ -15,12 +15,12 @@ _EXPORTS = {
     "Config": "config", "find_vault": "config", "load_config": "config",
     "ConfigError": "errors", "InvalidTitle": "errors", "NoteNotFound": "errors",
     "UsageError": "errors", "VaultmemError": "errors", "VaultNotFound": "errors",
-    "build_graph": "graph", "neighbourhood": "graph", "lint": "linting",
+    "build_graph": "graph", "neighbourhood": "graph", "lint": "check.linting",
     "BlockId": "model", "Field": "model", "Finding": "model", "Heading": "model", "Link": "model",
     "Note": "model", "Problem": "model", "Tag": "model", "Task": "model",
     "safe_title": "names", "check_title": "names", "Vault": "vault",
     "search": "recall.search", "Filters": "recall.search", "related": "recall.related",
-    "build_context": "recall.context", "find_conflicts": "curate.conflicts",
+    "build_context": "recall.context", "find_conflicts": "check.conflicts",
 }
 __all__ = [*sorted(_EXPORTS), "__version__"]
 

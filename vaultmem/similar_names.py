@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
-from .recall.text import CJK
+from .text import CJK
 
 NUMBERS = re.compile(r"\d+")
 CANDIDATES = 200  # the names sharing most grams with the one looked up, scored in full

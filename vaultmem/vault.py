@@ -17,10 +17,10 @@ from .similar_names import NameIndex
 
 if TYPE_CHECKING:
     import networkx as nx
+from .index.doc import Meta
+from .index.inverted import SearchIndex, documents, load_facts, load_index
 from .index.scan import Index, Progress, scan
 from .index.store import Store
-from .recall.doc import Meta
-from .recall.inverted import SearchIndex, documents, load_facts, load_index
 
 
 class Vault:

@@ -7,10 +7,10 @@ import sys
 
 import click
 
-from ..curate.conflicts import KINDS, find_conflicts
-from ..curate.conflicts_note import REPORT_PATH, conflicts_note
+from ..check.conflicts import KINDS, find_conflicts
 from ..curate.kpis import Kpi
 from ..errors import UsageError
+from ..generate.conflicts_note import REPORT_PATH, conflicts_note
 from ..model import Finding
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault

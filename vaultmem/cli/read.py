@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .. import report
+from ..check import report
+from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
-from ..linting import FILE_KINDS, KINDS, lint
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 
@@ -63,7 +63,7 @@ def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int)
     Example:
       vaultmem --vault sample_vault graph --around "Lucy Tan" --format mermaid
     """
-    from ..export import export_graph  # networkx is imported only for graph commands
+    from ..generate.export import export_graph  # networkx is imported only for graph commands
     from ..graph import ego_graph
 
     if around is None and depth != 1:

@@ -98,7 +98,7 @@ def index_command(vault: Vault, write: bool, as_json: bool) -> None:
     Example:
       vaultmem --vault sample_vault index
     """
-    from ..recall.indexes import build_indexes, write_indexes  # the writer only when needed
+    from ..generate.indexes import build_indexes, write_indexes  # the writer only when needed
 
     pages = build_indexes(vault)
     if write:
@@ -132,7 +132,7 @@ def context_command(vault: Vault, agent: str | None, query: str | None, note: st
 
     built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
     if write:
-        from ..write.context_note import write_context_note
+        from ..generate.context_note import write_context_note
 
         result = write_context_note(vault, built)
         click.echo(f"{result.action} {result.path}", err=True)
@@ -155,7 +155,7 @@ def sync_command(vault: Vault, budget: int, no_index: bool, no_conflicts: bool,
     Example:
       vaultmem --vault sample_vault sync
     """
-    from ..write.context_note import sync
+    from ..generate.context_note import sync
 
     results = sync(vault, budget=budget, index=not no_index, conflicts=not no_conflicts)
     emit({"results": [r.to_dict() for r in results]},

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Json, Note
+from ..read.extract import RawFact
 from ..secrets import redact_data
 from ..vault import Vault
 from ..write.facts import parse_value
 from ..write.sections import section_lines, section_span
-from .extract import RawFact
 from .kpis import kpi_of
 
 FORMAT = "council-json"
@@ -45,9 +45,10 @@ def _of_type(vault: Vault, kind: str, convert: Any) -> list[Json]:
 def stated_facts(vault: Vault) -> Iterator[tuple[str, str, str, RawFact]]:
     """(note id, note type, entity id, raw fact) of every fact the vault states (no relations)."""
     for note_id, meta in vault.facts:
-        for raw in meta[5]:
-            if raw[3] != "relation":
-                yield note_id, meta[0], resolve(vault, raw[4], note_id) if raw[4] else note_id, raw
+        for raw in meta.facts:
+            if raw.kind != "relation":
+                entity = resolve(vault, raw.entity, note_id) if raw.entity else note_id
+                yield note_id, meta.type, entity, raw
 
 
 def resolve(vault: Vault, target: str, source: str) -> str:
@@ -58,22 +59,22 @@ def resolve(vault: Vault, target: str, source: str) -> str:
 
 def export_facts(vault: Vault) -> list[Json]:
     """Fact notes, Dataview fields, and the properties of people, projects and agents."""
-    status = {note_id: meta[1] for note_id, meta in vault.facts}
+    status = {note_id: meta.status for note_id, meta in vault.facts}
     return [_fact(vault, note_id, entity, raw, status[note_id] or "active")
             for note_id, kind, entity, raw in stated_facts(vault)
-            if raw[3] != "property" or kind in ENTITY_TYPES]
+            if raw.kind != "property" or kind in ENTITY_TYPES]
 
 
 def _fact(vault: Vault, note_id: str, entity: str, raw: RawFact, status: str) -> Json:
     """One fact as council JSON."""
-    attribute, value, line, kind, _, valid_from, valid_until, confidence, _ = raw
+    attribute, kind = raw.attribute, raw.kind
     ids = {"fact-note": note_id, "property": f"{note_id}#{attribute}"}
     source = _link_property(vault.notes[note_id], "source") if kind == "fact-note" else note_id
-    return {"id": ids.get(kind, f"{note_id}#L{line}.{attribute}"), "kind": kind,
+    return {"id": ids.get(kind, f"{note_id}#L{raw.line}.{attribute}"), "kind": kind,
             "entity": entity, "attribute": attribute,
-            "value": parse_value(value) if kind == "field" else value,
-            "valid_from": valid_from, "valid_until": valid_until, "confidence": confidence,
-            "status": status, "source": source,
+            "value": parse_value(raw.value) if kind == "field" else raw.value,
+            "valid_from": raw.valid_from, "valid_until": raw.valid_until,
+            "confidence": raw.confidence, "status": status, "source": source,
             "history": _fact_history(vault, entity, attribute) if kind == "property" else []}
 
 

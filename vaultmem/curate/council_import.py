@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import clock
+from ..check.current_facts import value_key
 from ..errors import NoteNotFound
 from ..model import Json, Note
 from ..vault import Vault
@@ -19,7 +20,6 @@ from ..write.props import Value
 from ..write.sections import append_to_section
 from .council import ENTITY_TYPES, stated_facts
 from .council_check import DAY, TIME, title_of, validate
-from .current_facts import value_key
 from .kpis import record_kpi
 
 FactKey = tuple[str, str, str, str]
@@ -129,8 +129,8 @@ def _session(vault: Vault, session: Json, report: ImportReport, dry_run: bool) -
 def _known(vault: Vault) -> set[FactKey]:
     """The key of every fact the vault states now."""
     resolver = vault.index.resolver
-    return {(entity, raw[0].casefold(), value_key(raw[1], note_id, resolver), raw[5])
-            for note_id, _, entity, raw in stated_facts(vault)}
+    return {(entity, raw.attribute.casefold(), value_key(raw.value, note_id, resolver),
+             raw.valid_from) for note_id, _, entity, raw in stated_facts(vault)}
 
 
 def _key(vault: Vault, fact: Json) -> FactKey:

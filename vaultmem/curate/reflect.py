@@ -76,9 +76,9 @@ def stale_note(vault: Vault, today: dt.date) -> str:
 
 def _refresh(vault: Vault, today: dt.date, dry_run: bool) -> list[WriteResult]:
     """Rewrite the stale list, the memory index and the conflicts note where they changed."""
-    from ..recall.indexes import build_indexes
-    from .conflicts import find_conflicts
-    from .conflicts_note import REPORT_PATH, conflicts_note
+    from ..check.conflicts import find_conflicts
+    from ..generate.conflicts_note import REPORT_PATH, conflicts_note
+    from ..generate.indexes import build_indexes
 
     pages = {STALE_PATH: stale_note(vault, today), **build_indexes(vault),
              REPORT_PATH: conflicts_note(find_conflicts(vault, today=today))}

@@ -9,14 +9,14 @@ from __future__ import annotations
 import datetime as dt
 
 from .. import clock
+from ..check.conflicts import find_conflicts, finding_id
+from ..check.current_facts import build_ledger, holds
 from ..errors import UsageError, VaultmemError
 from ..model import Fact, Finding
 from ..vault import Vault
 from ..write.apply import WriteResult
 from ..write.entries import supersede
 from ..write.facts import confirm_fact, record_fact
-from .conflicts import find_conflicts, finding_id
-from .current_facts import build_ledger, holds
 
 
 class ResolveRefused(VaultmemError):

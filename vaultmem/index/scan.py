@@ -12,7 +12,7 @@ from ..model import Note, Problem
 from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
-from ..recall.doc import meta_of, search_doc
+from .doc import meta_of, search_doc
 from .rows import ATTACHMENT, note_rows
 from .store import Store, files_key
 

@@ -63,8 +63,7 @@ def code_stamp() -> str:
     what an older one stored."""
     digest = hashlib.sha256()
     sources = [PACKAGE / "model.py", PACKAGE / "config.py", PACKAGE / "secrets.py",
-               PACKAGE / "recall" / "doc.py", PACKAGE / "recall" / "text.py",
-               PACKAGE / "recall" / "inverted.py", PACKAGE / "curate" / "extract.py",
+               PACKAGE / "text.py",
                *(PACKAGE / "read").glob("*.py"), *(PACKAGE / "index").glob("*.py")]
     for source in sorted(sources):
         digest.update(source.read_bytes())

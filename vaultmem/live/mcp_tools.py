@@ -10,8 +10,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
-from .. import clock, report
-from ..curate.conflicts import KINDS, find_conflicts
+from .. import clock
+from ..check import report
+from ..check.conflicts import KINDS, find_conflicts
 from ..errors import UsageError, VaultmemError
 from ..index.scan import Index
 from ..recall.search import Filters, search

@@ -15,9 +15,9 @@ from typing import Any
 
 from .. import clock
 from ..errors import MissingExtra, VaultmemError
+from ..generate.context_note import sync
 from ..vault import Vault
 from ..write.apply import WriteResult
-from ..write.context_note import sync
 
 GENERATED = "_vaultmem/"
 

@@ -14,7 +14,7 @@ from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 GENERATED = 1
 HAS_PROBLEMS = 2
 # A search document: (term counts, length, note text, 0-based line the text starts at,
-# metadata: see recall.doc.Meta)
+# metadata: see index.doc.Meta)
 SearchDoc = tuple[dict[str, int], int, str, int, Any]
 
 

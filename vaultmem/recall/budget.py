@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Callable
 
-from .text import CJK
+from ..text import CJK
 
 CHARS_PER_TOKEN = 4.0
 TokenCounter = Callable[[str], int]

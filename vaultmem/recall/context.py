@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from ..model import Json
 from ..secrets import redact
+from ..text import tokens
 from ..vault import Vault
 from .budget import TokenCounter, counter, trim
 from .gather import (
@@ -32,7 +33,6 @@ from .gather import (
     recent_items,
 )
 from .search import best_lines, search
-from .text import tokens
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
@@ -241,7 +241,7 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: TokenC
 def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: TokenCounter,
                     today: dt.date | None) -> list[ContextItem]:
     """Warn about open conflicts touching the chosen notes, dropping the weakest if needed."""
-    from ..curate.conflicts import find_conflicts
+    from ..check.conflicts import find_conflicts
 
     ids = {item.id for item in chosen}
     warnings = [ContextItem(f.notes[0], "conflicts", f.message, f.sources[0].split("]]")[0] + "]]"

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from ..index.doc import link_term, read_meta
 from ..model import Json, Note
-from ..read.record import search_doc_of
 from ..secrets import redact
+from ..text import tokens
 from ..vault import Vault
-from .doc import link_term
-from .text import tokens
 
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
 TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")
@@ -154,19 +153,19 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
 
 def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
-    superseded = {raw[4] for _, meta in vault.search_index.summaries() for raw in meta[5]
-                  if raw[0] == "supersedes"}
+    superseded = {fact.entity for _, meta in vault.search_index.summaries()
+                  for fact in meta.brief if fact.attribute == "supersedes"}
     items = []
     for note_id, meta in vault.search_index.summaries():
-        if meta[0] != "decision" or meta[1] not in LIVE:
+        if meta.type != "decision" or meta.status not in LIVE:
             continue
         title = note_id.rsplit("/", 1)[-1]
         if title in superseded or note_id in superseded:
             continue
-        rationale = next((str(raw[1]) for raw in meta[5] if raw[0] == "rationale"), "")
-        text = f"{title} ({meta[2] or 'undated'})" + (f": {rationale}" if rationale else "")
-        score = 1 + (note_id in near) * 2 + 2 * overlap(text, query) + _recency(meta[2])
-        lines = sorted({raw[2] for raw in meta[5] if raw[0] in ("rationale", "topic")})
+        rationale = next((str(f.value) for f in meta.brief if f.attribute == "rationale"), "")
+        text = f"{title} ({meta.date or 'undated'})" + (f": {rationale}" if rationale else "")
+        score = 1 + (note_id in near) * 2 + 2 * overlap(text, query) + _recency(meta.date)
+        lines = sorted({f.line for f in meta.brief if f.attribute in ("rationale", "topic")})
         items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, lines))
     return items
 
@@ -192,15 +191,15 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
     """KPIs: value against target, with the trend of their history table."""
     items = []
     for note_id, meta in vault.search_index.summaries():
-        if meta[0] != "kpi":
+        if meta.type != "kpi":
             continue
-        props = {raw[0]: raw[1] for raw in meta[5] if raw[3] == "property"}
+        props = {f.attribute: f.value for f in meta.brief if f.kind == "property"}
         trend = [m.group(2) for line in note_lines(vault, note_id)
                  if (m := TABLE_ROW.match(line.strip()))]
         text = (f"{note_id.rsplit('/', 1)[-1]}: {props.get('value', '?')}"
                 f" (target {props.get('target', '?')} {props.get('unit', '')})".rstrip()
                 + (f", trend {trend[0]} → {trend[-1]}" if len(trend) > 1 else ""))
-        lines = sorted({raw[2] for raw in meta[5] if raw[0] in ("value", "target", "unit")})
+        lines = sorted({f.line for f in meta.brief if f.attribute in ("value", "target", "unit")})
         items.append(ContextItem(note_id, "kpis", text.replace(" )", ")"), f"[[{note_id}]]",
                                  1 + 2 * (note_id in near) + 2 * overlap(text, query), lines))
     return items
@@ -208,8 +207,8 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
 
 def property_lines(vault: Vault, note_id: str, keys: tuple[str, ...]) -> list[int]:
     """The file lines of a note's properties ``keys`` (from its cached facts)."""
-    meta = search_doc_of(vault.index.notes.entry(note_id))[4]
-    return sorted({raw[2] for raw in meta[5] if raw[0] in keys and raw[3] == "property"})
+    meta = read_meta(vault.index.notes.entry(note_id))
+    return sorted({f.line for f in meta.facts if f.attribute in keys and f.kind == "property"})
 
 
 PERSON_KEYS = ("role", "org", "timezone")
@@ -226,8 +225,8 @@ def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
 
 def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
     """Entries of the last ``days`` daily notes: time, title and first line."""
-    dailies = sorted(((meta[2], i) for i, meta in vault.search_index.summaries()
-                      if meta[0] == "daily" and meta[2]), reverse=True)[:days]
+    dailies = sorted(((meta.date, i) for i, meta in vault.search_index.summaries()
+                      if meta.type == "daily" and meta.date), reverse=True)[:days]
     items = []
     for rank, (date, note_id) in enumerate(dailies):
         note = vault.notes[note_id]

@@ -10,13 +10,13 @@ from dataclasses import asdict, dataclass, field
 from rapidfuzz import fuzz, process
 
 from ..errors import UsageError
+from ..index.doc import Meta, link_term
+from ..index.inverted import WORD, Posting, SearchIndex, Summary
 from ..model import Json
 from ..read.fences import split
 from ..read.record import search_doc_of
+from ..text import tokens
 from ..vault import Vault
-from .doc import Meta, link_term
-from .inverted import WORD, Posting, SearchIndex, Summary
-from .text import tokens
 
 K1, B = 1.2, 0.75
 FUZZY_CUTOFF = 70

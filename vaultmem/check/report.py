@@ -6,10 +6,10 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .index.tallies import tallies
+from ..index.tallies import tallies
+from ..model import Finding, Json, Note
+from ..vault import Vault
 from .linting import link_findings
-from .model import Finding, Json, Note
-from .vault import Vault
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -82,7 +82,7 @@ def note_data(vault: Vault, note: Note) -> Json:
 
 def note_with_text(vault: Vault, note: Note) -> str:
     """The readable form of the note, then its Markdown (credentials redacted)."""
-    from .secrets import redact
+    from ..secrets import redact
 
     body = redact(vault.note_text(note.id), vault.config.secret_patterns)
     return f"{show_text(note_data(vault, note))}\n\n---- {note.path} ----\n{body}"

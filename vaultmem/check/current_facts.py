@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..index.doc import Meta
 from ..model import Fact
+from ..read.extract import RawFact
 from ..read.resolve import Resolver
-from ..recall.doc import Meta
-from .extract import RawFact
 
 INACTIVE = {"superseded", "archived", "deprecated", "rejected", "obsolete"}
 LINKS = re.compile(r"\[\[([^\]]+)\]\]")
@@ -33,6 +33,11 @@ class Ledger:
     relations: list[Fact] = field(default_factory=list)
     fact_notes: list[Fact] = field(default_factory=list)
 
+    def status(self, note_id: str) -> str:
+        """A note's status ("" for none, or a note not in the ledger)."""
+        meta = self.metas.get(note_id)
+        return meta.status if meta else ""
+
 
 def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> Ledger:
     """Collect the facts that can conflict (entity links resolved) and every history date.
@@ -45,18 +50,18 @@ def build_ledger(documents: Iterable[tuple[str, Meta]], resolver: Resolver) -> L
     resolve = _memo(resolver)
     for note_id, meta in documents:
         ledger.metas[note_id] = meta
-        for attribute, date in meta[6]:
+        for attribute, date in meta.history:
             key = (note_id, attribute.casefold())
             ledger.reviewed[key] = max(ledger.reviewed.get(key, ""), date)
-        for fact in meta[5]:
-            if fact[3] == "property":
+        for fact in meta.facts:
+            if fact.kind == "property":
                 continue
-            entity = resolve(fact[4], note_id) if fact[4] else note_id
-            if fact[3] == "relation":
+            entity = resolve(fact.entity, note_id) if fact.entity else note_id
+            if fact.kind == "relation":
                 ledger.relations.append(_fact(note_id, entity, fact))
                 continue
-            raw[(entity, fact[0].casefold())].append((note_id, entity, fact))
-            if fact[3] == "fact-note":
+            raw[(entity, fact.attribute.casefold())].append((note_id, entity, fact))
+            if fact.kind == "fact-note":
                 ledger.fact_notes.append(_fact(note_id, entity, fact))
     _add_properties(ledger, raw)
     ledger.groups = {key: [_fact(*item) for item in items]
@@ -69,8 +74,8 @@ def _add_properties(ledger: Ledger, raw: dict[tuple[str, str], list[tuple[str, s
     """The entity notes' own properties, for the (entity, attribute) pairs stated elsewhere."""
     for (entity, attribute), items in raw.items():
         meta = ledger.metas.get(entity)
-        for fact in meta[5] if meta else ():
-            if fact[3] == "property" and fact[0].casefold() == attribute:
+        for fact in meta.facts if meta else ():
+            if fact.kind == "property" and fact.attribute.casefold() == attribute:
                 items.append((entity, entity, fact))
 
 
@@ -98,10 +103,9 @@ def _memo(resolver: Resolver) -> Callable[[str, str], str]:
 
 
 def _fact(note_id: str, entity: str, raw: RawFact) -> Fact:
-    """A fact from its raw tuple, about ``entity``."""
-    attribute, value, line, kind, _, valid_from, valid_until, confidence, asserted = raw
-    return Fact(entity, attribute, value, note_id, line, kind, asserted, valid_from,
-                valid_until, confidence)
+    """A fact as stated, about ``entity``."""
+    return Fact(entity, raw.attribute, raw.value, note_id, raw.line, raw.kind, raw.asserted,
+                raw.valid_from, raw.valid_until, raw.confidence)
 
 
 def holds(fact: Fact, ledger: Ledger, today: dt.date) -> bool:
@@ -109,7 +113,7 @@ def holds(fact: Fact, ledger: Ledger, today: dt.date) -> bool:
     not stated in passing before the entity note last reviewed that attribute."""
     if fact.valid_until and fact.valid_until[:10] < today.isoformat():
         return False
-    if ledger.metas.get(fact.source, ("", ""))[1] in INACTIVE:
+    if ledger.status(fact.source) in INACTIVE:
         return False
     if fact.kind == "property":
         return True

@@ -12,9 +12,9 @@ from collections import defaultdict
 
 from rapidfuzz import fuzz, process
 
+from ..index.doc import Meta
 from ..model import Finding
 from ..read.sync import copy_of
-from ..recall.doc import Meta
 from ..similar_names import same_but_numbers
 from ..vault import Vault
 
@@ -65,9 +65,9 @@ def duplicate_findings(metas: dict[str, Meta],
     """
     blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
     for note_id, meta in metas.items():
-        if meta[0] not in SKIP_TYPES:
+        if meta.type not in SKIP_TYPES:
             key = _key(note_id.rsplit("/", 1)[-1])
-            blocks[(meta[0], key[:3])].append(note_id)
+            blocks[(meta.type, key[:3])].append(note_id)
     known, current = memo or {}, {}
     for block in blocks.values():
         if len(block) > 1:
@@ -111,7 +111,7 @@ def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
     titles: dict[str, set[str]] = defaultdict(set)
     for note_id, meta in metas.items():
         titles[note_id.rsplit("/", 1)[-1].casefold()].add(note_id)
-        for alias in meta[4]:
+        for alias in meta.aliases:
             claims[alias.casefold()].add(note_id)
     found = []
     for alias, owners in sorted(claims.items()):

@@ -10,13 +10,13 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from .index.graph_rows import Anchors, anchors, note_nodes, problem_links
-from .index.rows import LinkRow
-from .index.tallies import unlinked
-from .model import Finding
-from .read.sync import copy_of
-from .similar_names import NameIndex
-from .vault import Vault
+from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
+from ..index.rows import LinkRow
+from ..index.tallies import unlinked
+from ..model import Finding
+from ..read.sync import copy_of
+from ..similar_names import NameIndex
+from ..vault import Vault
 
 KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
 TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)

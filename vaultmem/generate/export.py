@@ -7,7 +7,7 @@ import json
 
 import networkx as nx
 
-from .report import graph_text
+from ..check.report import graph_text
 
 MERMAID_SHAPES = {"missing": ('(["', '"])'), "attachment": ('[/"', '"/]')}
 

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..curate.conflicts import find_conflicts
-from ..curate.conflicts_note import REPORT_PATH, conflicts_note
-from ..export import mermaid
+from ..check.conflicts import find_conflicts
 from ..names import check_title
 from ..recall.context import Context, build_context
 from ..recall.gather import backlinkers
-from ..recall.indexes import build_indexes, write_indexes
 from ..vault import Vault
-from .apply import WriteResult
-from .generated import generated_text, write_generated
+from ..write.apply import WriteResult
+from ..write.generated import generated_text, write_generated
+from .conflicts_note import REPORT_PATH, conflicts_note
+from .export import mermaid
+from .indexes import build_indexes, write_indexes
 
 NEIGHBOURS = 30
 
 
 def _agents(vault: Vault) -> list[str]:
     """Every agent note's id, from the search index (no note is decoded)."""
-    return sorted(i for i, meta in vault.search_index.summaries() if meta[0] == "agent")
+    return sorted(i for i, meta in vault.search_index.summaries() if meta.type == "agent")
 
 
 def context_path(vault: Vault, agent: str | None) -> str:

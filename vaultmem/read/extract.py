@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import Note
-from ..read.fences import key_line, split
+from .fences import key_line, split
 
 HOUSEKEEPING = frozenset({
     "type", "tags", "tag", "aliases", "alias", "version", "updated", "created", "date",
@@ -22,9 +22,21 @@ HOUSEKEEPING = frozenset({
 })
 FILE = re.compile(r"\.(?!md$)[a-z0-9]{2,5}$", re.IGNORECASE)  # Figure.png, Doc.pdf
 HISTORY = re.compile(r"^- v\d+ \((?:until )?(\d{4}-\d{2}-\d{2})\): ([\w.-]+) = ")
-# (attribute, value, line, kind, entity link target or "", valid_from, valid_until, confidence,
-#  asserted date); kind: property | field | fact-note | relation (supersedes, superseded_by)
-RawFact = tuple[str, Any, int, str, str, str, str, float | None, str]
+
+
+class RawFact(NamedTuple):
+    """A fact as a note states it, entity not yet resolved (the index keeps it as a plain
+    tuple: ``RawFact._make(stored)``)."""
+
+    attribute: str
+    value: Any
+    line: int
+    kind: str  # property | field | fact-note | relation (supersedes, superseded_by)
+    entity: str  # the entity's link target, "" for the note itself
+    valid_from: str
+    valid_until: str
+    confidence: float | None
+    asserted: str  # the date the note says it, "" unknown
 
 
 def asserted(note: Note) -> str:
@@ -54,10 +66,10 @@ def _fact_note(note: Note, when: str, lines: list[str]) -> list[RawFact]:
     if not entity or not isinstance(attribute, str) or not _scalar(value):
         return []
     confidence = fm.get("confidence")
-    return [(attribute.strip(), value, key_line(lines, "value"), "fact-note", entity,
-             _text(fm.get("valid_from")), _text(fm.get("valid_until")) or _text(fm.get("expires")),
-             _confidence(confidence),
-             _text(fm.get("valid_from"))[:10] or when)]
+    return [RawFact(attribute.strip(), value, key_line(lines, "value"), "fact-note", entity,
+                    _text(fm.get("valid_from")),
+                    _text(fm.get("valid_until")) or _text(fm.get("expires")),
+                    _confidence(confidence), _text(fm.get("valid_from"))[:10] or when)]
 
 
 def _scalar(value: object) -> bool:
@@ -72,18 +84,18 @@ def raw_facts(note: Note, text: str = "") -> list[RawFact]:
     if note.type == "fact":
         return _fact_note(note, when, lines) + relations(note)
     facts: list[RawFact] = [
-        (key, value, key_line(lines, key), "property", "", "", "", None, when)
+        RawFact(key, value, key_line(lines, key), "property", "", "", "", None, when)
         for key, value in note.frontmatter.items()
         if key.lower() not in HOUSEKEEPING and _scalar(value)
     ]
-    facts += [(f.key, f.value, f.line, "field", _entity_of(note, f.line), "", "", None, when)
-              for f in note.fields]
+    facts += [RawFact(f.key, f.value, f.line, "field", _entity_of(note, f.line), "", "", None,
+                      when) for f in note.fields]
     return facts + relations(note)
 
 
 def relations(note: Note) -> list[RawFact]:
     """``supersedes`` / ``superseded_by`` links, as facts of kind ``relation``."""
-    return [(link.key, link.target, link.line, "relation", link.target, "", "", None, "")
+    return [RawFact(link.key, link.target, link.line, "relation", link.target, "", "", None, "")
             for link in note.links
             if link.kind == "property" and link.key in ("supersedes", "superseded_by")
             and link.target]

@@ -12,11 +12,11 @@ from dataclasses import astuple
 import networkx as nx
 
 from .. import clock
+from ..index.doc import Meta, link_term
+from ..index.inverted import state_token
 from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
 from ..read.resolve import Resolver
-from ..recall.doc import Meta, link_term
-from ..recall.inverted import state_token
 from ..secrets import redact_value
 from ..vault import Vault
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
@@ -58,11 +58,11 @@ def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     and day: same findings); else computed and stored."""
     index = vault.index
     key = state_token(index.states(), sorted(index.other.items()), index.attachments, today,
-                      folder_stamp("curate"))
+                      folder_stamp("check"))
     stored = store.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]
-    stamp = folder_stamp("curate")
+    stamp = folder_stamp("check")
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
     found = _find(vault, KINDS, today, None, memo)
@@ -78,7 +78,8 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[st
     documents: Iterable[tuple[str, Meta]] = vault.facts
     if touching is not None:
         wanted = _around(vault, touching)
-        documents = [(i, meta) for i, meta in documents if i in wanted or meta[0] == "decision"]
+        documents = [(i, meta) for i, meta in documents
+                     if i in wanted or meta.type == "decision"]
     ledger = build_ledger(documents, vault.index.resolver)
     found: list[Finding] = []
     if "fact-conflict" in kinds:
@@ -143,8 +144,8 @@ def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger,
 
 def scope(meta: Meta | None) -> int:
     """How specific a source is: 3 an agent's, 2 a project's, 1 global."""
-    kind = meta[0] if meta else ""
-    keys = {raw[0] for raw in meta[5]} if meta else set()
+    kind = meta.type if meta else ""
+    keys = {fact.attribute for fact in meta.facts} if meta else set()
     if kind in ("agent", "lesson") or "agent" in keys:
         return 3
     if kind == "project" or keys & {"project", "applies_to"}:
@@ -198,7 +199,7 @@ def _cycles(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     edges = nx.DiGraph([(n, o) for n, olders in graph.items() for o in olders])
     found = []
     for ring in nx.strongly_connected_components(edges):
-        active = sorted(i for i in ring if ledger.metas.get(i, ("", ""))[1] in ACTIVE)
+        active = sorted(i for i in ring if ledger.status(i) in ACTIVE)
         if len(ring) > 1 and len(active) > 1:
             ident = finding_id("decision-conflict", *active)
             found.append(Finding(
@@ -213,7 +214,7 @@ def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     """An entry another supersedes whose own status still says active."""
     found = []
     for newer, older in sorted((n, o) for n, olders in graph.items() for o in olders):
-        status = ledger.metas.get(older, ("", ""))[1]
+        status = ledger.status(older)
         if status in ACTIVE and not _supersedes(graph, older, newer):  # cycles: _cycles
             found.append(Finding(
                 finding_id("superseded-active", older, newer), "superseded-active",
@@ -227,13 +228,13 @@ def _competing(graph: Supersedes, ledger: Ledger, resolver: Resolver) -> list[Fi
     """Two or more approved decisions on one topic, none superseding another."""
     topics: dict[str, list[Fact]] = {}
     for note_id, meta in ledger.metas.items():
-        if meta[0] != "decision" or meta[1] not in ACTIVE:
+        if meta.type != "decision" or meta.status not in ACTIVE:
             continue
-        for raw in meta[5]:
-            if raw[0] == "topic" and raw[3] == "property":
-                topic = value_key(raw[1], note_id, resolver)
-                topics.setdefault(topic, []).append(Fact(note_id, "topic", raw[1], note_id,
-                                                         raw[2], "property", raw[8]))
+        for raw in meta.facts:
+            if raw.attribute == "topic" and raw.kind == "property":
+                topic = value_key(raw.value, note_id, resolver)
+                topics.setdefault(topic, []).append(Fact(note_id, "topic", raw.value, note_id,
+                                                         raw.line, "property", raw.asserted))
     return [finding for topic, facts in sorted(topics.items())
             if (finding := _topic_finding(topic, facts, graph, ledger))]
 
@@ -275,8 +276,8 @@ def expired_used(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
     """Facts past ``valid_until`` that MEMORY.md, NOW.md or an agent note still cite."""
     expired = {f.source: f for f in ledger.fact_notes
                if f.valid_until and f.valid_until[:10] < today.isoformat()
-               and ledger.metas.get(f.source, ("", ""))[1] not in INACTIVE}
-    citers = [i for i, meta in ledger.metas.items() if i in CITERS or meta[0] == "agent"]
+               and ledger.status(f.source) not in INACTIVE}
+    citers = [i for i, meta in ledger.metas.items() if i in CITERS or meta.type == "agent"]
     found = []
     for citer in sorted(citers):
         seen: set[str] = set()

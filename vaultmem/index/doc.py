@@ -3,14 +3,41 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
-from ..curate.extract import RawFact, history, raw_facts
 from ..model import Note
-from .text import tokens
+from ..read.extract import RawFact, history, raw_facts
+from ..read.record import Entry, search_doc_of
+from ..text import tokens
 
-# (type, status, date, tags, aliases, facts, history): per note, kept in the search index
-Meta = tuple[str, str, str, list[str], list[str], list[RawFact], list[tuple[str, str]]]
+# Meta as the index stores it: plain tuples all through (marshal refuses tuple subclasses)
+StoredMeta = tuple[str, str, str, list[str], list[str], list[tuple[Any, ...]],
+                   list[tuple[str, str]]]
+
+
+class Meta(NamedTuple):
+    """What filters and checks need of a note without decoding it, kept in the search index."""
+
+    type: str
+    status: str  # lower case, "" when none
+    date: str
+    tags: list[str]
+    aliases: list[str]
+    facts: list[RawFact]
+    history: list[tuple[str, str]]  # (attribute, date) of each ``## History`` line
+
+    @classmethod
+    def load(cls, stored: Sequence[Any]) -> Meta:
+        """The metadata from its stored plain tuple, facts as :class:`RawFact` too."""
+        kind, status, date, tags, aliases, facts, history = stored
+        return cls(kind, status, date, tags, aliases, [RawFact._make(f) for f in facts], history)
+
+    def stored(self) -> StoredMeta:
+        """As the index stores it: plain tuples (``Meta.load`` reads it back)."""
+        return (self.type, self.status, self.date, self.tags, self.aliases,
+                [tuple(fact) for fact in self.facts], self.history)
+
 
 WEIGHTS = {"title": 4, "alias": 4, "tag": 2, "heading": 1, "property": 1, "body": 1}
 LINK = "\x01"  # prefix of the terms that record a link target, for graph evidence
@@ -52,11 +79,17 @@ def _strings(values: Iterable[object]) -> list[str]:
     return out
 
 
-def meta_of(note: Note, body: str = "", text: str = "") -> Meta:
-    """What filters and checks need without decoding the note: (type, status, date, tags,
-    aliases, facts, history)."""
+def meta_of(note: Note, body: str = "", text: str = "") -> StoredMeta:
+    """What filters and checks need without decoding the note, as the index stores it
+    (:meth:`Meta.load` reads it)."""
     status = note.frontmatter.get("status")
     date = note.date or note.frontmatter.get("date") or note.frontmatter.get("updated")
-    return (note.type, str(status).lower() if isinstance(status, str) else "",
-            str(date) if isinstance(date, str) else "", note.tag_names(), list(note.aliases),
-            raw_facts(note, text), history(body) if "## History" in body else [])
+    return Meta(note.type, str(status).lower() if isinstance(status, str) else "",
+                str(date) if isinstance(date, str) else "", note.tag_names(), list(note.aliases),
+                raw_facts(note, text), history(body) if "## History" in body else []).stored()
+
+
+def read_meta(entry: Entry) -> Meta:
+    """The metadata stored with a note's search document."""
+    *_, stored = search_doc_of(entry)
+    return Meta.load(stored)

@@ -15,45 +15,82 @@ import re
 import zlib
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..index.store import Store
+from ..read.extract import RawFact
 from ..read.record import GENERATED, Entry, search_doc_of
 from .doc import Meta
+from .store import Store
 
 SHARDS = 16
 Fetch = Callable[[list[str]], Mapping[str, Entry]]
 
 WORD = re.compile(r"\w+")
-# (type, status, date, tags, aliases, brief facts): what search filters and the context's
-# decisions, KPIs and people need, without the full facts and history
-Summary = tuple[str, str, str, list[str], list[str], list[Any]]
 BRIEF = {"rationale", "topic", "value", "target", "unit", "role", "org", "timezone"}
-# (ids, lengths, summaries, postings)
-Shard = tuple[list[str], list[int], list[Summary], dict[str, bytes]]
-# per note of a shard: (id, summary, facts, history), all conflicts and context need
-Facts = list[tuple[str, Summary, list[Any], list[tuple[str, str]]]]
 
 
-def build_shard(entries: Mapping[str, Entry]) -> tuple[Shard, Facts]:
-    """The shard of ``entries`` (vault path -> cache entry); generated notes are left out."""
+class Summary(NamedTuple):
+    """What search filters and the context's decisions, KPIs and people need of a note,
+    without its full facts and history."""
+
+    type: str
+    status: str
+    date: str
+    tags: list[str]
+    aliases: list[str]
+    brief: list[RawFact]  # the facts with a BRIEF attribute, and relations
+
+    @classmethod
+    def load(cls, stored: Sequence[Any]) -> Summary:
+        """The summary from its stored plain tuple, facts as :class:`RawFact` too."""
+        kind, status, date, tags, aliases, brief = stored
+        return cls(kind, status, date, tags, aliases, [RawFact._make(f) for f in brief])
+
+
+class Shard(NamedTuple):
+    """One shard of the search index: its notes' ids, lengths and summaries, and the postings
+    of each term (stored as plain tuples: ``Shard.load``)."""
+
+    ids: list[str]
+    lengths: list[int]
+    summaries: list[Summary]
+    postings: dict[str, bytes]  # term -> (note number, count) pairs, see _by_impact
+
+    @classmethod
+    def load(cls, stored: Sequence[Any]) -> Shard:
+        """The shard from its stored plain tuple."""
+        ids, lengths, summaries, postings = stored
+        return cls(ids, lengths, [Summary.load(s) for s in summaries], postings)
+
+
+# As the index stores them (marshal refuses tuple subclasses, so plain tuples all through):
+# a shard, and per note of a shard its (id, summary, facts, history), all conflicts and the
+# context need
+StoredShard = tuple[list[str], list[int], list[tuple[Any, ...]], dict[str, bytes]]
+Facts = list[tuple[str, tuple[Any, ...], list[tuple[Any, ...]], list[tuple[str, str]]]]
+
+
+def build_shard(entries: Mapping[str, Entry]) -> tuple[StoredShard, Facts]:
+    """The shard of ``entries`` (vault path -> cache entry), as stored; generated notes are
+    left out."""
     ids: list[str] = []
     lengths: list[int] = []
-    summaries: list[Summary] = []
+    summaries: list[tuple[Any, ...]] = []
     facts: Facts = []
     postings: dict[str, list[int]] = defaultdict(list)
     for path in sorted(entries):
         if entries[path].flags & GENERATED:
             continue
-        terms, length, _, _, meta = search_doc_of(entries[path])
+        terms, length, _, _, stored = search_doc_of(entries[path])
+        meta = Meta.load(stored)
         number = len(ids)
         ids.append(path[:-3])
         lengths.append(length)
-        brief = [raw for raw in meta[5] if raw[0] in BRIEF or raw[3] == "relation"]
-        summaries.append((*meta[:5], brief))
-        facts.append((path[:-3], summaries[-1], meta[5], meta[6]))
+        brief = [tuple(f) for f in meta.facts if f.attribute in BRIEF or f.kind == "relation"]
+        summaries.append((meta.type, meta.status, meta.date, meta.tags, meta.aliases, brief))
+        facts.append((path[:-3], summaries[-1], [tuple(f) for f in meta.facts], meta.history))
         for term, count in terms.items():
             postings[term] += (number, count)
     table = {term: _by_impact(pairs, lengths) for term, pairs in postings.items()}
@@ -80,12 +117,12 @@ class Posting:
 class SearchIndex:
     """All shards together: document count, average length, postings and metadata."""
 
-    def __init__(self, shards: Iterable[Shard],
+    def __init__(self, shards: Iterable[StoredShard],
                  facts: Callable[[], list[Facts]] = list) -> None:
         self._load_facts = facts
-        self.shards = list(shards)
-        self.count = sum(len(s[0]) for s in self.shards)
-        total = sum(sum(s[1]) for s in self.shards)
+        self.shards = [Shard.load(stored) for stored in shards]
+        self.count = sum(len(s.ids) for s in self.shards)
+        total = sum(sum(s.lengths) for s in self.shards)
         self.average = total / self.count if self.count else 1.0
 
     def postings(self, term: str, *, most: int | None = None) -> list[Posting]:
@@ -108,7 +145,7 @@ class SearchIndex:
 
     def frequency(self, term: str) -> int:
         """How many notes hold ``term`` (counted without decoding the postings)."""
-        return sum(len(shard[3].get(term, b"")) // 8 for shard in self.shards)
+        return sum(len(shard.postings.get(term, b"")) // 8 for shard in self.shards)
 
     def idf(self, frequency: int) -> float:
         """BM25's inverse document frequency."""
@@ -123,7 +160,7 @@ class SearchIndex:
     def names(self) -> dict[str, str]:
         """Every title and alias, keyed ``note id + NUL + name``."""
         return {f"{note_id}\x00{name}": name for note_id, meta in self.summaries()
-                for name in (note_id.rsplit("/", 1)[-1], *meta[4])}
+                for name in (note_id.rsplit("/", 1)[-1], *meta.aliases)}
 
     @functools.cached_property
     def name_blocks(self) -> dict[str, list[str]]:
@@ -148,7 +185,8 @@ def documents(shards: list[Facts]) -> Iterable[tuple[str, Meta]]:
     """(id, full metadata) of every note of the facts shards."""
     for shard in shards:
         for note_id, summary, found, history in shard:
-            yield note_id, (*summary[:5], found, history)
+            kind, status, date, tags, aliases, _ = summary
+            yield note_id, Meta.load((kind, status, date, tags, aliases, found, history))
 
 
 def _token(entries: Mapping[str, Entry]) -> str:
@@ -171,13 +209,20 @@ def shard_of(path: str) -> int:
 
 
 def _build(store: Store | None, number: int, token: str, paths: Iterable[str],
-           fetch: Fetch) -> tuple[Shard, Facts]:
+           fetch: Fetch) -> tuple[StoredShard, Facts]:
     """Build one shard of both indexes from the notes at ``paths`` and store them."""
     shard, stated = build_shard(fetch(sorted(paths)))
     if store:
         store.save_derived("search", number, (token, shard))
         store.save_derived("facts", number, (token, stated))
     return shard, stated
+
+
+def _current(stored: Mapping[int, Any], number: int, token: str) -> Any:
+    """What was stored for shard ``number``, if built from the notes it holds now (the
+    store keeps (token, value) pairs); else None."""
+    built_from, value = stored.get(number, ("", None))
+    return value if built_from == token else None
 
 
 def load_index(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -> SearchIndex:
@@ -187,9 +232,9 @@ def load_index(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -
     stored = store.load_derived("search") if store else {}
     shards, built = [], {}
     for number in range(SHARDS):
-        hit = stored.get(number)
-        if hit is not None and hit[0] == tokens[number]:
-            shards.append(hit[1])
+        hit = _current(stored, number, tokens[number])
+        if hit is not None:
+            shards.append(hit)
         else:
             built[number] = _build(store, number, tokens[number], parts[number], fetch)
             shards.append(built[number][0])
@@ -208,9 +253,9 @@ def load_facts(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -
     stored = store.load_derived("facts") if store else {}
     found = []
     for number in range(SHARDS):
-        hit = stored.get(number)
-        if hit is not None and hit[0] == tokens[number]:
-            found.append(hit[1])
+        hit = _current(stored, number, tokens[number])
+        if hit is not None:
+            found.append(hit)
         else:
             found.append(_build(store, number, tokens[number], parts[number], fetch)[1])
     return found

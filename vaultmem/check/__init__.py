@@ -1,0 +1,1 @@
+"""Read-only judgements of a vault: conflicts, duplicates, current facts, lint, summaries."""

@@ -1,0 +1,1 @@
+"""Generated notes: context notes, index notes, the conflicts report and graph exports."""
