@@ -111,7 +111,7 @@ class Vault:
 
     def note_text(self, note_id: str) -> str:
         """A source note's text as it was read (from the parse cache, no file access)."""
-        return search_doc_of(self.index.notes.entry(note_id))[2]
+        return search_doc_of(self.index.notes.entry(note_id)).text
 
     def _as_id(self, name: str) -> str:
         """A note id from an id, a name, or a relative or absolute file path."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..config import Config
 from ..model import Note, Problem
-from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode, encode
+from ..read.record import GENERATED, HAS_PROBLEMS, Entry, SearchDoc, decode, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from .doc import meta_of, search_doc
@@ -266,7 +266,7 @@ def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | Non
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
-    search = (terms, length, text, 0, meta_of(note, body, text))
+    search = SearchDoc(terms, length, text, 0, meta_of(note, body, text))
     rows = note_rows(note, resolver) if resolver is not None else b""
     return encode(note, search, (info.change_ns, info.inode), rows)
 
@@ -275,4 +275,4 @@ def _failed_entry(info: FileInfo, kind: str, message: str) -> Entry:
     """The entry of a note that could not be read or parsed."""
     note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
     note.problems.append(Problem(info.path, kind, message, None))
-    return encode(note, ({}, 0, "", 0, meta_of(note)))
+    return encode(note, SearchDoc({}, 0, "", 0, meta_of(note)))

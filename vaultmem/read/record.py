@@ -13,9 +13,16 @@ from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 
 GENERATED = 1
 HAS_PROBLEMS = 2
-# A search document: (term counts, length, note text, 0-based line the text starts at,
-# metadata: see index.doc.Meta)
-SearchDoc = tuple[dict[str, int], int, str, int, Any]
+
+
+class SearchDoc(NamedTuple):
+    """What a note gives the search index (stored as a plain tuple: marshal takes no others)."""
+
+    terms: dict[str, int]  # term counts
+    length: int
+    text: str  # the note's text
+    start: int  # 0-based file line the text starts at
+    meta: Any  # stored metadata: see index.doc.Meta
 
 
 class Entry(NamedTuple):
@@ -56,27 +63,27 @@ def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0),
         note.generated,
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
-    return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record), marshal.dumps(search),
-                 identity, rows)
+    return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record),
+                 marshal.dumps(tuple(search)), identity, rows)
 
 
 def decode(entry: Entry) -> Note:
     """The note back from its cache entry (links not yet resolved)."""
-    rec: tuple[Any, ...] = marshal.loads(entry.record)
+    (note_id, path, title, kind, date, frontmatter, aliases, tags, fields, links, headings,
+     blocks, tasks, problems, generated) = marshal.loads(entry.record)
     return Note(
-        id=rec[0], path=rec[1], title=rec[2], type=rec[3], date=rec[4], frontmatter=rec[5],
-        aliases=rec[6], tags=[Tag(*t) for t in rec[7]], fields=[Field(*f) for f in rec[8]],
-        links=[Link(*k) for k in rec[9]], headings=[Heading(*h) for h in rec[10]],
-        block_ids=[BlockId(*b) for b in rec[11]], tasks=[Task(*t) for t in rec[12]],
-        problems=[Problem(*p) for p in rec[13]], generated=rec[14],
+        id=note_id, path=path, title=title, type=kind, date=date, frontmatter=frontmatter,
+        aliases=aliases, tags=[Tag(*t) for t in tags], fields=[Field(*f) for f in fields],
+        links=[Link(*k) for k in links], headings=[Heading(*h) for h in headings],
+        block_ids=[BlockId(*b) for b in blocks], tasks=[Task(*t) for t in tasks],
+        problems=[Problem(*p) for p in problems], generated=generated,
         mtime_ns=entry.mtime_ns, size=entry.size,
     )
 
 
 def search_doc_of(entry: Entry) -> SearchDoc:
     """The search document stored with a note."""
-    doc: SearchDoc = marshal.loads(entry.search)
-    return doc
+    return SearchDoc._make(marshal.loads(entry.search))
 
 
 def link_targets(entry: Entry) -> list[str]:

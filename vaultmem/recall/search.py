@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from rapidfuzz import fuzz, process
 
 from ..errors import UsageError
-from ..index.doc import Meta, link_term
+from ..index.doc import Meta, link_term, read_meta
 from ..index.inverted import WORD, Posting, SearchIndex, Summary
 from ..model import Json
 from ..read.fences import split
@@ -67,7 +67,7 @@ class Filters:
 
     def allows(self, note_id: str, meta: Summary | Meta) -> bool:
         """True when the note passes every filter given."""
-        kind, status, date, tags = meta[:4]
+        kind, status, date, tags = meta.type, meta.status, meta.date, meta.tags
         tag = (self.tag or "").lstrip("#").casefold()
         return ((not self.type or kind == self.type.casefold())
                 and (not tag or any(t == tag or t.startswith(tag + "/") for t in tags))
@@ -146,8 +146,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
 
 def _meta(vault: Vault, note_id: str) -> Meta:
     """Metadata of a note found only through links."""
-    meta: Meta = search_doc_of(vault.index.notes.entry(note_id))[4]
-    return meta
+    return read_meta(vault.index.notes.entry(note_id))
 
 
 def _graph_evidence(vault: Vault, index: SearchIndex, combined: dict[str, float],
@@ -176,7 +175,8 @@ def _hit(vault: Vault, note_id: str, score: float, terms: list[str],
          reasons: list[str]) -> Hit:
     """A result with its best matching line and a snippet of it."""
     note = vault.notes[note_id]
-    _, _, body, body_line, _ = search_doc_of(vault.index.notes.entry(note_id))
+    doc = search_doc_of(vault.index.notes.entry(note_id))
+    body, body_line = doc.text, doc.start
     line, snippet = best_line(body, terms)
     return Hit(note.id, note.path, note.title, note.type, round(score, 4),
                body_line + line if line else None, snippet, reasons)
