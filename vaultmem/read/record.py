@@ -84,9 +84,3 @@ def decode(entry: Entry) -> Note:
 def search_doc_of(entry: Entry) -> SearchDoc:
     """The search document stored with a note."""
     return SearchDoc._make(marshal.loads(entry.search))
-
-
-def link_targets(entry: Entry) -> list[str]:
-    """The link targets of an encoded note, in order, without decoding the rest."""
-    record: tuple[Any, ...] = marshal.loads(entry.record)
-    return [link[1] for link in record[9] if link[1]]
