@@ -48,12 +48,17 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
 
 @cli.command("mcp")
 @click.option("--read-only", is_flag=True, help="Offer only the reading tools.")
+@click.option("--check-files", is_flag=True,
+              help="Check every file's state on every call instead of asking the system what "
+              "changed (for a vault on a network file system, whose remote changes Linux does "
+              "not report).")
 @with_vault
-def mcp_command(vault: Vault, read_only: bool) -> None:
+def mcp_command(vault: Vault, read_only: bool, check_files: bool) -> None:
     """Serve the memory to agents as Model Context Protocol tools over stdio.
 
     Tools: context, search, show, related, conflicts, and (unless --read-only) daily, fact,
-    decide, lesson, learn, now. Needs the mcp extra: pip install 'vaultmem[mcp]'.
+    decide, lesson, learn, now. Needs the mcp extra: pip install 'vaultmem[mcp]'. On Linux a
+    call reads the files again only when the system reports a change (inotify).
 
     \b
     Example:
@@ -61,4 +66,4 @@ def mcp_command(vault: Vault, read_only: bool) -> None:
     """
     from ..live.mcp import serve
 
-    serve(vault, read_only=read_only)
+    serve(vault, read_only=read_only, watch=not check_files)

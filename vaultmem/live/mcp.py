@@ -85,15 +85,17 @@ WRITE_TOOLS: dict[str, str] = {
 }
 
 
-def build_server(vault: Vault, *, read_only: bool = False) -> MCPServer:
-    """The MCP server for ``vault``; with ``read_only`` no writing tool is offered."""
+def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True) -> MCPServer:
+    """The MCP server for ``vault``; with ``read_only`` no writing tool is offered; with
+    ``watch`` files are read again only when the system reports a change (where it can)."""
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
         raise MissingExtra("mcp needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") from exc
     server: MCPServer = MCPServer("vaultmem", version=__version__, instructions=INSTRUCTIONS,
                                   log_level="WARNING")
-    tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache))
+    tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache),
+                       watch=watch)
     for name, description in READ_TOOLS.items():
         _add(server, getattr(tools, name), name, description, read_only=True)
     if not read_only:
@@ -113,6 +115,6 @@ def _add(server: MCPServer, fn: Callable[..., str], name: str, description: str,
                     structured_output=False)
 
 
-def serve(vault: Vault, *, read_only: bool = False) -> None:
+def serve(vault: Vault, *, read_only: bool = False, watch: bool = True) -> None:
     """Serve ``vault`` over stdio until the client closes the connection."""
-    build_server(vault, read_only=read_only).run("stdio")
+    build_server(vault, read_only=read_only, watch=watch).run("stdio")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import json
 import logging
 import threading
@@ -19,6 +20,7 @@ from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
 from ..write.apply import WriteResult
+from .inotify import VaultWatch
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver.exceptions import ToolError
@@ -75,9 +77,10 @@ def moment() -> dt.datetime:
 class Tools:
     """The vault's tools; one call at a time, each on the vault's current files."""
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, *, watch: bool = True) -> None:
         self.vault = vault
         self.lock = threading.Lock()
+        self.watch = VaultWatch(vault.root) if watch else None  # before the first read
 
     @contextlib.contextmanager
     def fresh(self) -> Iterator[Vault]:
@@ -85,6 +88,7 @@ class Tools:
         with self.lock:
             try:
                 yield self.current()
+                gc.freeze()  # what the call loaded stays: collections need not walk it again
             except VaultmemError as exc:
                 raise ToolError(str(exc)) from exc
             except OSError as exc:
@@ -95,10 +99,17 @@ class Tools:
                                 "report it with the server's stderr") from exc
 
     def current(self) -> Vault:
-        """The vault as its files are now: the same object (graph and all) if nothing changed."""
+        """The vault as its files are now: the same object (graph and all) if nothing changed
+        (known without reading a file status when the system reports changes)."""
+        if "index" not in self.vault.__dict__:  # the first read (or the first after a write)
+            _ = self.vault.index
+            return self.vault
+        if self.watch is not None and not self.watch.changed():
+            return self.vault
         latest = Vault(self.vault.root, config=self.vault.config, use_cache=self.vault.use_cache)
         if not same_files(latest.index, self.vault.index):
             self.vault = latest
+            gc.unfreeze()  # what was read of the old files may go now
         return self.vault
 
     def out(self, answer: str | dict[str, Any]) -> str:

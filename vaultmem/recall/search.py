@@ -28,6 +28,7 @@ SNIPPET = 160
 SMALL_VAULT = 1000
 BLOCKED_NAMES = 5000  # names compared one by one below this
 MOST_POSTINGS = 2000  # per term; beyond it a term's idf is low and its rest is noise
+SIMILAR_POSTINGS = 200  # per term of a similarity query: its 30 best come from the top
 
 
 @dataclass
@@ -76,15 +77,16 @@ class Filters:
                 and (not self.folder or note_id.startswith(self.folder.strip("/") + "/")))
 
 
-def bm25(index: SearchIndex, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]],
-                                                         dict[str, Summary]]:
+def bm25(index: SearchIndex, terms: list[str], *, most: int = MOST_POSTINGS,
+         ) -> tuple[dict[str, float], dict[str, list[str]], dict[str, Summary]]:
     """BM25 score, matched terms and metadata of the notes holding a query term (of a term in
-    very many notes, those where it counts most: its share of any score is small)."""
+    more than ``most`` notes, the ``most`` where it counts most: its share of any score is
+    small)."""
     scores: dict[str, float] = defaultdict(float)
     matched: dict[str, list[str]] = defaultdict(list)
     metas: dict[str, Summary] = {}
     for term in dict.fromkeys(terms):
-        postings: list[Posting] = index.postings(term, most=MOST_POSTINGS)
+        postings: list[Posting] = index.postings(term, most=most)
         idf = index.idf(index.frequency(term))
         for post in postings:
             norm = K1 * (1 - B + B * post.length / index.average)
@@ -227,7 +229,7 @@ def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
     frequent = index.count // 10 if index.count >= SMALL_VAULT else index.count
     weighted = sorted(((count * index.idf(df), term) for term, count in counts.items()
                        if 0 < (df := index.frequency(term)) <= frequent), reverse=True)[:terms]
-    scores, _, _ = bm25(index, [term for _, term in weighted])
+    scores, _, _ = bm25(index, [term for _, term in weighted], most=SIMILAR_POSTINGS)
     scores.pop(exclude, None)
     top = max(scores.values(), default=0.0) or 1.0
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
