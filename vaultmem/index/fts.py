@@ -1,0 +1,201 @@
+"""The passages table and its SQLite FTS5 index: store, remove and rank a vault's passages.
+
+Functions take the connection and leave the transaction to the caller (nothing here commits).
+
+- Search form: what FTS5 indexes is the passage text and, as a second column, the note's title
+  with the heading path, both NFKC-normalised and with every run of CJK characters (Han, kana,
+  Hangul) written as overlapping two-character tokens plus its last character alone
+  (``函数的极限`` -> ``函数 数的 的极 极限 限``). unicode61 (``remove_diacritics 2``, so case and
+  accents fold) reads a CJK run as one token and trigram cannot match two characters; bigrams
+  match any two-character word inside a run, and every character starts some token, so a
+  one-character query works as a prefix query.
+- Queries are never FTS5 syntax: words (runs of letters, digits and marks) and CJK bigrams are
+  each put in double quotes and joined by OR, so quotes, operators, ``*^:()-`` are only
+  separators. A CJK run of three or more characters also adds the run as a phrase, which lifts
+  passages holding the exact string; a one-character run is a prefix query.
+- Stopwords: very common English words (``STOPWORDS``) are dropped from a query that has other
+  terms; their posting lists are long and bm25 gives them almost no weight. A query of only
+  stopwords is searched as one phrase (``to be or not to be``): passages holding exactly that
+  sequence, often none. At most ``MAX_TERMS`` distinct terms are used, the first ones.
+- Score: FTS5's ``bm25()`` is lower for better matches (negative); ``PassageHit.score`` is its
+  negation, so higher is better and always positive. Heading path and title matches weigh
+  ``HEADS_WEIGHT`` times a text match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from ..read.passages import Passage
+
+# Contentless (content=''): the index keeps only the search forms' tokens. An external content
+# table would have to hold the search forms as columns (FTS5 reads indexed values back from it),
+# a second copy of every passage's text, as a regular FTS5 table would. A contentless table in
+# SQLite 3.40 cannot DELETE rows; remove() uses FTS5's 'delete' command with the same forms,
+# recomputed from the passages row (search_form is deterministic; changing it changes what the
+# index holds and needs a new index schema, which rebuilds this cache).
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS passages(
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,             -- vault path of the note, with .md
+    number INTEGER NOT NULL,        -- 0-based position in the note's passages
+    kind TEXT NOT NULL,
+    headings TEXT NOT NULL,         -- JSON array, outermost first
+    start_line INTEGER NOT NULL,    -- 1-based file lines
+    end_line INTEGER NOT NULL,
+    block_id TEXT,
+    text TEXT NOT NULL,
+    UNIQUE(path, number));
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    body, heads, content='', tokenize='unicode61 remove_diacritics 2');
+"""
+HEADS_WEIGHT = 2.0
+MAX_TERMS = 64
+CJK = re.compile("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
+                 "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+                 "\U00020000-\U0003134f]+")
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from", "had",
+    "has", "have", "he", "her", "his", "i", "if", "in", "into", "is", "it", "its", "me", "my",
+    "no", "not", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their", "them",
+    "then", "there", "these", "they", "this", "those", "to", "too", "us", "was", "we", "were",
+    "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you",
+    "your"})
+SEARCH = """
+SELECT p.path, p.number, p.start_line, p.end_line, p.block_id, p.text, p.headings, -hit.bm25
+FROM (SELECT rowid, bm25(passages_fts, 1.0, ?) AS bm25 FROM passages_fts
+      WHERE passages_fts MATCH ? ORDER BY bm25 LIMIT ?) AS hit
+JOIN passages AS p ON p.id = hit.rowid
+ORDER BY hit.bm25, p.path, p.number
+"""
+
+
+class PassageHit(NamedTuple):
+    """A passage that matched a query; ``score`` is -bm25: positive, higher is better."""
+
+    path: str
+    number: int
+    start: int
+    end: int
+    block_id: str | None
+    text: str
+    headings: tuple[str, ...]
+    score: float
+
+
+def create(db: sqlite3.Connection) -> None:
+    """Create the passages table and its index unless they exist."""
+    db.executescript(SCHEMA)
+
+
+def add(db: sqlite3.Connection, path: str, passages: list[Passage]) -> None:
+    """Store and index the passages of the note at vault path ``path``, replacing its old ones."""
+    remove(db, [path])
+    insert = ("INSERT INTO passages(path, number, kind, headings, start_line, end_line, block_id,"
+              " text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    forms = []
+    for number, passage in enumerate(passages):
+        headings = json.dumps(list(passage.headings), ensure_ascii=False)
+        row = db.execute(insert, (path, number, passage.kind, headings, passage.start,
+                                  passage.end, passage.block_id, passage.text))
+        forms.append((row.lastrowid, *_forms(path, passage.headings, passage.text)))
+    db.executemany("INSERT INTO passages_fts(rowid, body, heads) VALUES (?, ?, ?)", forms)
+
+
+def remove(db: sqlite3.Connection, paths: Iterable[str]) -> None:
+    """Drop the passages of the notes at ``paths`` from the table and the index."""
+    delete = ("INSERT INTO passages_fts(passages_fts, rowid, body, heads)"
+              " VALUES ('delete', ?, ?, ?)")
+    for path in paths:
+        rows = db.execute("SELECT id, headings, text FROM passages WHERE path = ?", (path,))
+        db.executemany(delete, [(rowid, *_forms(path, tuple(json.loads(heads)), text))
+                                for rowid, heads, text in rows.fetchall()])
+        db.execute("DELETE FROM passages WHERE path = ?", (path,))
+
+
+def candidates(db: sqlite3.Connection, query: str, *, limit: int = 200) -> list[PassageHit]:
+    """The passages matching any term of ``query``, best first by bm25 (at most ``limit``)."""
+    match = match_expression(query)
+    if match is None or limit <= 0:
+        return []
+    rows = db.execute(SEARCH, (HEADS_WEIGHT, match, limit)).fetchall()
+    return [PassageHit(path, number, start, end, block_id, text, tuple(json.loads(heads)), score)
+            for path, number, start, end, block_id, text, heads, score in rows]
+
+
+def search_form(text: str) -> str:
+    """``text`` as indexed: NFKC, each CJK run as its bigrams and its last character.
+
+    >>> search_form("Lucy的项目 ok")
+    'Lucy 的项 项目 目  ok'
+    """
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    return CJK.sub(lambda run: " " + " ".join([*_bigrams(run.group()), run.group()[-1]]) + " ",
+                   text)
+
+
+def _forms(path: str, headings: tuple[str, ...], text: str) -> tuple[str, str]:
+    """The two indexed columns of a passage: its text, and its note's title with its headings."""
+    title = path.rsplit("/", 1)[-1].removesuffix(".md")
+    return search_form(text), search_form("\n".join((title, *headings)))
+
+
+def _bigrams(run: str) -> list[str]:
+    """The overlapping two-character pieces of a CJK run (none for a single character)."""
+    return [run[at : at + 2] for at in range(len(run) - 1)]
+
+
+def match_expression(query: str) -> str | None:
+    """The FTS5 MATCH text for a user's ``query``: quoted terms joined by OR, None if empty."""
+    words, cjk_terms = _query_terms(query)
+    kept = [word for word in words if word.lower() not in STOPWORDS]
+    if not kept and not cjk_terms:
+        return _quote(" ".join(words)) if words else None
+    unique: dict[str, str] = {}
+    for term in [_quote(word) for word in kept] + cjk_terms:
+        unique.setdefault(term.lower(), term)
+    return " OR ".join(list(unique.values())[:MAX_TERMS])
+
+
+def _query_terms(query: str) -> tuple[list[str], list[str]]:
+    """The query's words, and its CJK runs as quoted bigrams, phrases and prefixes."""
+    text = unicodedata.normalize("NFKC", query)
+    words: list[str] = []
+    cjk_terms: list[str] = []
+    at = 0
+    for run in CJK.finditer(text):
+        words += _words(text[at : run.start()])
+        cjk_terms += _cjk_terms(run.group())
+        at = run.end()
+    return words + _words(text[at:]), cjk_terms
+
+
+def _cjk_terms(run: str) -> list[str]:
+    """A query's CJK run as terms: its bigrams and, from 3 characters, itself; 1 is a prefix."""
+    if len(run) == 1:
+        return [_quote(run) + "*"]
+    pairs = _bigrams(run)
+    return [_quote(pair) for pair in pairs] + ([_quote(" ".join(pairs))] if len(pairs) > 1 else [])
+
+
+def _words(text: str) -> list[str]:
+    """Runs of letters, digits and marks; everything else (punctuation, symbols) separates."""
+    marked = "".join(char if _word_char(char) else " " for char in text)
+    return marked.split()
+
+
+def _word_char(char: str) -> bool:
+    """A character unicode61 keeps in a token (letters, digits, private use) or a mark."""
+    category = unicodedata.category(char)
+    return category[0] in "LNM" or category == "Co"
+
+
+def _quote(term: str) -> str:
+    """``term`` as an FTS5 string."""
+    return '"' + term.replace('"', '""') + '"'
