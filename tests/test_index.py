@@ -10,6 +10,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from vaultmem.index.scan import parse_files
+from vaultmem.read.walk import list_vault
 from vaultmem.vault import Vault
 
 ROUNDS = 40
@@ -55,8 +57,11 @@ def test_readers_and_a_writer_at_once(sample: Path) -> None:
 def _replace_forever(root: str, started: Connection) -> None:
     """Store the same parsed notes again and again, as fast as it can."""
     vault = Vault(root)
-    entries, index = vault.index.entries(), vault.index
-    started.send("go")
+    index = vault.index
+    sources = [info for info in list_vault(vault.config).notes if info.role == "source"]
+    entries = dict(parse_files(vault.config, sources, index.resolver))  # with their rows
+    vault.store.replace(entries, [], files=index.files, resolver=index.resolver)
+    started.send("go")  # only once a whole update went through
     while True:
         vault.store.replace(entries, [], files=index.files, resolver=index.resolver)
 

@@ -26,9 +26,10 @@ def _expected(path: Path) -> list[Passage]:
 
 
 def _from_parse(path: str, data: bytes) -> list[Passage]:
-    """Passages from the body and body line that vaultmem's note parser reports."""
-    _, body, offset = parse_with_body(path, data, Config(root=Path(".")))
-    return split_passages(PARSER.parse(body), body, offset)
+    """Passages from the tokens, body and body line of vaultmem's note parser (as the scan
+    makes them)."""
+    parsed = parse_with_body(path, data, Config(root=Path(".")))
+    return split_passages(parsed.tokens, parsed.body, parsed.body_line)
 
 
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.md")), ids=lambda path: path.stem)

@@ -108,7 +108,7 @@ def test_any_bytes_give_a_note_and_name_their_problems(data: bytes) -> None:
 @prop(MARKDOWN)
 def test_markdown_parses_the_same_twice_and_within_its_lines(text: str) -> None:
     data = text.encode()
-    note, _, body_line = parse_with_body(PATH, data, CONFIG)
+    note, _, body_line, _ = parse_with_body(PATH, data, CONFIG)
     assert parse_note(PATH, data, CONFIG).to_dict() == note.to_dict()
     lines = lines_of(data)
     spots = [*(f.line for f in note.fields), *(h.line for h in note.headings),
@@ -204,7 +204,7 @@ YAML_KEY = st.sampled_from(["tags", "tag", "aliases", "alias", "supersedes", "up
 def test_frontmatter_of_any_shape_is_read_exactly(data: dict[str, Any]) -> None:
     text = "---\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False) + \
         "---\nsee [[Body]]\n"
-    note, _, body_line = parse_with_body(PATH, text.encode(), CONFIG)
+    note, _, body_line, _ = parse_with_body(PATH, text.encode(), CONFIG)
     assert [p.kind for p in note.problems if p.kind != "placeholder"] == []
     assert note.frontmatter == json_ready(data)
     assert [(k.target, k.line) for k in note.links if k.kind == "body"] == [("Body", body_line + 1)]

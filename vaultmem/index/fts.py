@@ -29,7 +29,7 @@ import re
 import sqlite3
 import unicodedata
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..read.passages import Passage
 
@@ -96,26 +96,40 @@ def create(db: sqlite3.Connection) -> None:
 def add(db: sqlite3.Connection, path: str, passages: list[Passage]) -> None:
     """Store and index the passages of the note at vault path ``path``, replacing its old ones."""
     remove(db, [path])
-    insert = ("INSERT INTO passages(path, number, kind, headings, start_line, end_line, block_id,"
-              " text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    forms = []
-    for number, passage in enumerate(passages):
-        headings = json.dumps(list(passage.headings), ensure_ascii=False)
-        row = db.execute(insert, (path, number, passage.kind, headings, passage.start,
-                                  passage.end, passage.block_id, passage.text))
-        forms.append((row.lastrowid, *_forms(path, passage.headings, passage.text)))
-    db.executemany("INSERT INTO passages_fts(rowid, body, heads) VALUES (?, ?, ?)", forms)
+    add_rows(db, [(path, *row) for row in passage_rows(path, passages)])
+
+
+def passage_rows(path: str, passages: list[Passage]) -> list[tuple[Any, ...]]:
+    """The rows :func:`add_rows` stores for a note's passages, without the path: number, kind,
+    headings (JSON), lines, block id, text and the two search forms (made where the note is
+    parsed, in a worker when there are many)."""
+    return [(number, passage.kind, json.dumps(list(passage.headings), ensure_ascii=False),
+             passage.start, passage.end, passage.block_id, passage.text,
+             *_forms(path, passage.headings, passage.text))
+            for number, passage in enumerate(passages)]
+
+
+def add_rows(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+    """Store and index passage rows (path, then :func:`passage_rows`' columns) of notes that
+    have none stored."""
+    first = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM passages").fetchone()[0]
+    db.executemany("INSERT INTO passages(id, path, number, kind, headings, start_line, end_line,"
+                   " block_id, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(first + at, *row[:-2]) for at, row in enumerate(rows)])
+    db.executemany("INSERT INTO passages_fts(rowid, body, heads) VALUES (?, ?, ?)",
+                   [(first + at, *row[-2:]) for at, row in enumerate(rows)])
 
 
 def remove(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     """Drop the passages of the notes at ``paths`` from the table and the index."""
-    delete = ("INSERT INTO passages_fts(passages_fts, rowid, body, heads)"
-              " VALUES ('delete', ?, ?, ?)")
-    for path in paths:
-        rows = db.execute("SELECT id, headings, text FROM passages WHERE path = ?", (path,))
-        db.executemany(delete, [(rowid, *_forms(path, tuple(json.loads(heads)), text))
-                                for rowid, heads, text in rows.fetchall()])
-        db.execute("DELETE FROM passages WHERE path = ?", (path,))
+    gone = json.dumps(sorted(paths), ensure_ascii=False)
+    rows = db.execute("SELECT id, path, headings, text FROM passages WHERE path IN "
+                      "(SELECT value FROM json_each(?))", (gone,)).fetchall()
+    db.executemany("INSERT INTO passages_fts(passages_fts, rowid, body, heads)"
+                   " VALUES ('delete', ?, ?, ?)",
+                   [(rowid, *_forms(path, tuple(json.loads(heads)), text))
+                    for rowid, path, heads, text in rows])
+    db.execute("DELETE FROM passages WHERE path IN (SELECT value FROM json_each(?))", (gone,))
 
 
 def candidates(db: sqlite3.Connection, query: str, *, limit: int = 200) -> list[PassageHit]:

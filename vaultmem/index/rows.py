@@ -94,16 +94,17 @@ def file_name(path: str) -> str:
     return nfc(path).rpartition("/")[2].lower()
 
 
-def note_rows(note: Note, resolver: Resolver) -> bytes:
+def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]]) -> bytes:
     """Everything the index stores of a parsed note besides its record, marshalled: (type,
     tag uses, inline fields, node attributes) and, unless vaultmem generated the note, its
-    tags, anchors (headings: 0, block ids: 1) and resolved links as table rows."""
+    tags, anchors (headings: 0, block ids: 1), resolved links and ``passages`` (rows of
+    :func:`~vaultmem.index.fts.passage_rows`)."""
     counts = (note.type, len(note.tags), len(note.fields), marshal.dumps(node_attrs(note)))
     if note.generated:
-        return marshal.dumps((counts, [], [], []))
+        return marshal.dumps((counts, [], [], [], []))
     tags = [(tag, note.id) for tag in note.tag_names()]
     anchors = [(note.id, 0, h.text) for h in note.headings]
     anchors += [(note.id, 1, b.id) for b in note.block_ids]
     links = [(r.source, link_name(r.target), r.target, r.node, r.missing, r.ambiguous, r.kind,
               r.line, r.raw, r.subpath, r.embed) for r in link_rows(note, resolver)]
-    return marshal.dumps((counts, tags, anchors, links))
+    return marshal.dumps((counts, tags, anchors, links, passages))

@@ -13,6 +13,7 @@ from ..read.record import GENERATED, HAS_PROBLEMS, Entry, SearchDoc, decode, enc
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from .doc import meta_of, search_doc
+from .fts import passage_rows
 from .rows import ATTACHMENT, note_rows
 from .store import Store, files_key
 
@@ -20,6 +21,7 @@ Entries = dict[str, Entry]
 
 PARALLEL_MIN = 200
 CHUNK = 100
+STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
 Progress = Callable[[int, int], None]  # (files just parsed, files to parse)
 
 
@@ -134,7 +136,11 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     entries, todo = _reuse(old, sources)
     stats = ScanStats(parsed=len(todo), reused=len(entries))
     resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
-    parsed = dict(_parse_all(config, todo, progress, resolver))
+    parsed: Entries = {}
+    stored: set[str] = set()
+    for batch in _batched(_parse_all(config, todo, progress, resolver), STORE_EVERY):
+        parsed.update(batch)  # stored while the workers parse on: the two overlap
+        stored |= store.store_notes(batch)
     entries.update(parsed)
     removed = sorted(old.keys() - entries.keys())
     stats.removed = len(removed)
@@ -148,7 +154,7 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
             sources_by_id[path[:-3]] = entry
     files = _roles(sources_by_id, other, listing.attachments)
     if parsed or removed or store.files_key() != files_key(files):
-        store.replace(parsed, removed, files=files, resolver=resolver)
+        store.finish(stored, removed, files=files, resolver=resolver)
     stats.seconds = time.perf_counter() - started
     fetch = _fetcher(store, config, {info.path: info for info in sources})
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
@@ -156,6 +162,18 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
         generated.update(fetch(unread))
     return Index(Notes(sources_by_id, resolver, fetch), store, dict(sorted(other.items())),
                  listing.attachments, listing.problems, resolver, stats, generated, files)
+
+
+def _batched(items: Iterator[tuple[str, Entry]], size: int) -> Iterator[Entries]:
+    """``items`` in dicts of ``size``."""
+    batch: Entries = {}
+    for path, entry in items:
+        batch[path] = entry
+        if len(batch) >= size:
+            yield batch
+            batch = {}
+    if batch:
+        yield batch
 
 
 def _roles(sources: Mapping[str, Entry], other: Mapping[str, str],
@@ -249,30 +267,36 @@ def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> En
         with open(os.path.join(config.root, info.path), "rb") as handle:
             data = handle.read(MAX_BYTES + 1)  # a larger note is refused unread
     except OSError as exc:
-        return _failed_entry(info, "unreadable", f"cannot read: {exc}")
+        return _failed_entry(info, "unreadable", f"cannot read: {exc}", resolver)
     try:
         return _entry(config, info, data, resolver)
     except Exception as exc:  # a bug in parsing or indexing must cost one note, never the scan
         return _failed_entry(info, "parse-error", f"could not be parsed ({exc.__class__.__name__}:"
-                             f" {str(exc)[:80]}); please report it")
+                             f" {str(exc)[:80]}); please report it", resolver)
 
 
 def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | None) -> Entry:
-    """The entry of a note read as ``data``: the parsed note and its search document."""
+    """The entry of a note read as ``data``: the parsed note, its search document and (with a
+    resolver) its index rows."""
     from ..read.parse import parse_with_body  # markdown-it is imported only when parsing
+    from ..read.passages import split_passages
 
-    note, body, _ = parse_with_body(info.path, data, config, info.size)
+    note, body, body_line, tokens = parse_with_body(info.path, data, config, info.size)
     note.mtime_ns, note.size = info.mtime_ns, info.size
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
     search = SearchDoc(terms, length, text, 0, meta_of(note, body, text))
-    rows = note_rows(note, resolver) if resolver is not None else b""
+    rows = b""
+    if resolver is not None:
+        passages = [] if note.generated else split_passages(tokens, body, body_line)
+        rows = note_rows(note, resolver, passage_rows(info.path, passages))
     return encode(note, search, (info.change_ns, info.inode), rows)
 
 
-def _failed_entry(info: FileInfo, kind: str, message: str) -> Entry:
+def _failed_entry(info: FileInfo, kind: str, message: str, resolver: Resolver | None) -> Entry:
     """The entry of a note that could not be read or parsed."""
     note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
     note.problems.append(Problem(info.path, kind, message, None))
-    return encode(note, SearchDoc({}, 0, "", 0, meta_of(note)))
+    rows = note_rows(note, resolver, []) if resolver is not None else b""
+    return encode(note, SearchDoc({}, 0, "", 0, meta_of(note)), rows=rows)

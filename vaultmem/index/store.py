@@ -23,7 +23,7 @@ from typing import Any
 from .. import __version__
 from ..read.record import Entry
 from ..read.resolve import Resolver
-from . import update
+from . import fts, update
 from .sql import IN_ARRAY, array
 
 SCHEMA = 2
@@ -54,7 +54,7 @@ CREATE INDEX tags_by_note ON tags(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);
-"""
+""" + fts.SCHEMA
 
 
 @functools.cache
@@ -103,7 +103,8 @@ class Store:
         self.folder = cache_root() / key
         self.path = self.folder / "index.sqlite3"
         self.memory = memory  # an index held in this process only (nothing on disk)
-        self.stamp = f"{__version__}|{sys.version}|{code_stamp()}|{fingerprint}"
+        self.stamp = (f"{__version__}|{sys.version}|{sqlite3.sqlite_version}|{code_stamp()}|"
+                      f"{fingerprint}")
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
 
@@ -147,8 +148,9 @@ class Store:
             return db
         with _writing(db):
             if not self._current(db):  # another process may have rebuilt it meanwhile
-                tables = [r[0] for r in db.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")]
+                tables = [r[0] for r in db.execute(  # virtual tables first: they own others
+                    "SELECT name FROM sqlite_master WHERE type = 'table' "
+                    "ORDER BY sql NOT LIKE 'CREATE VIRTUAL%'")]
                 for table in tables:
                     db.execute(f'DROP TABLE IF EXISTS "{table}"')
                 for statement in TABLES.split(";"):
@@ -205,23 +207,28 @@ class Store:
 
     def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = (), *,
                 files: Mapping[str, str], resolver: Resolver) -> None:
-        """Store ``updates``, forget ``removed`` paths and record the vault's ``files`` (note id
-        or attachment path -> role, as ``resolver`` was built from), in one transaction.
-
-        Links whose resolution the new set of files changes are resolved again. A note another
-        process stored from a later state of its file (a newer change time) is kept: a slow
-        scan never puts back what a faster one replaced.
-        """
+        """Store ``updates`` (entries ``parse_files`` made with ``resolver``), forget ``removed``
+        paths and record the vault's ``files`` (note id or attachment path -> role, as
+        ``resolver`` was built from), in one transaction: :meth:`store_notes` then
+        :meth:`finish`."""
         with self._lock, _writing(self.db) as db:
-            newer = {path for path, entry in updates.items() if _stored_later(db, path, entry)}
-            fresh = {path: entry for path, entry in updates.items() if path not in newer}
-            update.forget(db, [*removed, *fresh])
-            kept = db.execute("SELECT COUNT(*) FROM notes").fetchone()[0]
-            update.insert(db, fresh, resolver)
-            names = update.sync_files(db, files)
-            if kept:  # the fresh notes were resolved with these files already
-                update.resolve_again(db, names, resolver, fresh=[p[:-3] for p in fresh])
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
+            stored = _store_notes(db, updates)
+            _finish(db, stored, removed, files, resolver)
+
+    def store_notes(self, updates: Mapping[str, Entry]) -> set[str]:
+        """Store parsed notes in one transaction (a scan stores them as they are parsed); the
+        paths stored. A note another process stored from a later state of its file (a newer
+        change time) is kept: a slow scan never puts back what a faster one replaced."""
+        with self._lock, _writing(self.db) as db:
+            return _store_notes(db, updates)
+
+    def finish(self, stored: set[str], removed: Iterable[str] = (), *,
+               files: Mapping[str, str], resolver: Resolver) -> None:
+        """After a scan stored the notes at ``stored``: forget ``removed`` paths, record the
+        vault's ``files`` and resolve again the older links whose files came, went or changed
+        role, in one transaction."""
+        with self._lock, _writing(self.db) as db:
+            _finish(db, stored, removed, files, resolver)
 
     def files_key(self) -> str | None:
         """The :func:`files_key` of the files the index was last updated with."""
@@ -275,6 +282,25 @@ def files_key(files: Mapping[str, str]) -> str:
     for key in sorted(files):
         digest.update(f"{key}\0{files[key]}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
+
+
+def _store_notes(db: sqlite3.Connection, updates: Mapping[str, Entry]) -> set[str]:
+    """Store the notes no other process stored from a later state; their paths."""
+    fresh = {path: entry for path, entry in updates.items()
+             if not _stored_later(db, path, entry)}
+    update.forget(db, fresh)
+    update.insert(db, fresh)
+    return set(fresh)
+
+
+def _finish(db: sqlite3.Connection, stored: set[str], removed: Iterable[str],
+            files: Mapping[str, str], resolver: Resolver) -> None:
+    """Forget ``removed``, record ``files``, resolve again the links not just stored."""
+    update.forget(db, removed)
+    names = update.sync_files(db, files)
+    if db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] > len(stored):
+        update.resolve_again(db, names, resolver, fresh=[path[:-3] for path in stored])
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
 
 
 def _stored_later(db: sqlite3.Connection, path: str, entry: Entry) -> bool:

@@ -14,9 +14,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ..read.record import Entry, decode
+from ..read.record import Entry
 from ..read.resolve import Resolver
-from .rows import file_name, note_rows, reach
+from . import fts
+from .rows import file_name, reach
 from .sql import IN_ARRAY, array
 
 BULK = 50_000  # links stored at once above which their indexes are built afresh
@@ -26,26 +27,31 @@ def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     """Delete the notes at ``paths`` and their rows."""
     gone = array(paths)
     ids = array(path[:-3] for path in json.loads(gone))
+    fts.remove(db, json.loads(gone))
     for table, column, keys in [("notes", "path", gone), ("bodies", "path", gone),
                                 ("links", "source", ids), ("tags", "note", ids),
                                 ("anchors", "note", ids)]:
         db.execute(f"DELETE FROM {table} WHERE {column} IN {IN_ARRAY}", (keys,))
 
 
-def insert(db: sqlite3.Connection, entries: Mapping[str, Entry], resolver: Resolver) -> None:
-    """Store parsed notes with their node, tags, headings, block ids and resolved links (a
-    generated note's are not memory: not stored); rows the parse did not make are made here."""
+def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
+    """Store parsed notes (made by ``parse_files`` with a resolver) with their node, tags,
+    headings, block ids, resolved links and passages (a generated note's are not memory)."""
     rows: dict[str, list[tuple[Any, ...]]] = {"notes": [], "bodies": [], "tags": [],
                                                "anchors": [], "links": []}
+    passages: list[tuple[Any, ...]] = []
     for path, entry in entries.items():
-        made = entry.rows or note_rows(decode(entry), resolver)
-        counts, tags, anchors, links = marshal.loads(made)
+        if not entry.rows:
+            raise ValueError(f"{path}: an entry parsed without its index rows (no resolver)")
+        counts, tags, anchors, links, texts = marshal.loads(entry.rows)
         rows["notes"].append((path, entry.mtime_ns, entry.size, entry.flags, *entry.identity,
                               *counts))
         rows["bodies"].append((path, entry.record, entry.search))
         rows["tags"] += tags
         rows["anchors"] += anchors
         rows["links"] += links
+        passages += [(path, *row) for row in texts]
+    fts.add_rows(db, passages)
     with _indexes_built_after(db, bulk=len(rows["links"]) > BULK):
         for table, values in rows.items():
             if values:

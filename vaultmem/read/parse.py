@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from markdown_it.token import Token
@@ -42,21 +43,30 @@ def decode(path: str, data: bytes, size: int | None = None) -> tuple[str | None,
         return data.decode("utf-8", "replace"), [Problem(path, "encoding", message, line)]
 
 
+class Parsed(NamedTuple):
+    """A parsed note with what its parse saw: the body text, the 0-based file line the body
+    starts at, and the body's markdown-it tokens."""
+
+    note: Note
+    body: str
+    body_line: int
+    tokens: list[Token]
+
+
 def parse_note(path: str, data: bytes, config: Config) -> Note:
     """Parse a note at vault path ``path`` (with ``.md``) from its bytes."""
-    return parse_with_body(path, data, config)[0]
+    return parse_with_body(path, data, config).note
 
 
-def parse_with_body(path: str, data: bytes, config: Config,
-                    size: int | None = None) -> tuple[Note, str, int]:
-    """The parsed note, its body text and the 0-based file line the body starts at (``size``:
-    the file's, when ``data`` was read only up to the size limit)."""
+def parse_with_body(path: str, data: bytes, config: Config, size: int | None = None) -> Parsed:
+    """The parsed note and what its parse saw (``size``: the file's, when ``data`` was read
+    only up to the size limit)."""
     note_id = path[:-3]
     note = Note(id=note_id, path=path, title=note_id.rsplit("/", 1)[-1], size=len(data))
     text, note.problems = decode(path, data, size)
     if text is None:
         note.type = note_type(note_id, path, None, config)
-        return note, "", 0
+        return Parsed(note, "", 0, [])
     text = text.removeprefix("\ufeff")
     if "\r" in text:
         text = LONE_CR.sub("\n", text)  # classic Mac line endings; CRLF keeps its \r
@@ -71,9 +81,9 @@ def parse_with_body(path: str, data: bytes, config: Config,
     body = text.split("\n", meta.body_line)[-1] if meta.body_line else text
     if "excalidraw-plugin" in meta.data:
         body = DRAWING.split(body, 1)[0]
-    _read_body(note, body, meta.body_line)
+    tokens = _read_body(note, body, meta.body_line)
     _sync_traces(note, text, meta.body_line)
-    return note, body, meta.body_line
+    return Parsed(note, body, meta.body_line, tokens)
 
 
 def _sync_traces(note: Note, text: str, body_line: int) -> None:
@@ -91,8 +101,9 @@ def _sync_traces(note: Note, text: str, body_line: int) -> None:
                                      "delete the second copy", line))
 
 
-def _read_body(note: Note, body: str, offset: int) -> None:
-    """Collect headings, tasks, links, tags, fields and block ids from the body tokens."""
+def _read_body(note: Note, body: str, offset: int) -> list[Token]:
+    """Collect headings, tasks, links, tags, fields and block ids from the body's tokens
+    (returned)."""
     tokens = PARSER.parse(body)
     for index, token in enumerate(tokens):
         if token.type != "inline" or token.map is None:
@@ -104,7 +115,7 @@ def _read_body(note: Note, body: str, offset: int) -> None:
         elif opener.type == "paragraph_open" and tokens[index - 2].type == "list_item_open":
             _task(note, token.content, line)
         _read_inline(note, token.children or [], line)
-
+    return tokens
 
 def _task(note: Note, content: str, line: int) -> None:
     """Record a task list item (``- [ ] text``)."""
