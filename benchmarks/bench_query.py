@@ -34,21 +34,29 @@ COMMANDS = {
 }
 
 
-def median_seconds(run: Callable[[], dict[str, float]], times: int) -> float:
-    """The median wall time of ``times`` calls of ``run``."""
-    return statistics.median(run()["seconds"] for _ in range(times))
+def median_seconds(run: Callable[[], dict[str, float]], times: int,
+                   peaks: list[float]) -> float:
+    """The median wall time of ``times`` calls of ``run`` (their peak RSS added to ``peaks``)."""
+    found = [run() for _ in range(times)]
+    peaks += [result["rss_mb"] for result in found]
+    return statistics.median(result["seconds"] for result in found)
 
 
 def measure(notes: int, runs: int) -> dict[str, float]:
-    """Median seconds of the floor and every command, for one vault size."""
+    """Median seconds of the floor and every command, the highest peak RSS (MB) of any
+    command, and the index's size on disk (MB), for one vault size."""
     root = ensure_vault(notes)
     cache = Path(tempfile.mkdtemp(prefix="vm-query-"))
     scan_case("floor", root, cache)  # the files into the page cache first
     command_case(["conflicts"], root, cache)  # index, search index and findings stored
-    found = {"floor": median_seconds(lambda: scan_case("floor", root, cache), runs)}
+    peaks: list[float] = []
+    found = {"floor": median_seconds(lambda: scan_case("floor", root, cache), runs, [])}
     for name, args in COMMANDS.items():
         filled = fill(args, root)
-        found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs)
+        found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks)
+    found["peak RSS of a command (MB)"] = max(peaks)
+    found["index on disk (MB)"] = sum(f.stat().st_size for f in cache.rglob("*")
+                                      if f.is_file()) / 2**20
     return found
 
 
@@ -63,6 +71,9 @@ def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
                  for n in sizes]
         cells += [f"{results[b][name] / results[a][name]:.1f}x" for a, b in pairs]
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name in ["peak RSS of a command (MB)", "index on disk (MB)"]:
+        rows.append(f"| {name} | " + " | ".join(f"{results[n][name]:.0f} | " for n in sizes)
+                    + " |" * len(pairs) + " |")
     return "\n".join(rows)
 
 

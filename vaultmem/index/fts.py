@@ -29,9 +29,10 @@ import re
 import sqlite3
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..read.passages import Passage
+if TYPE_CHECKING:  # markdown-it, which the splitter imports, is loaded only for parsing
+    from ..read.passages import Passage
 
 # Contentless (content=''): the index keeps only the search forms' tokens. An external content
 # table would have to hold the search forms as columns (FTS5 reads indexed values back from it),
