@@ -7,11 +7,10 @@ resolve to a file of its name). Runs inside the caller's write transaction.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import marshal
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..read.record import Entry
@@ -19,8 +18,6 @@ from ..read.resolve import Resolver
 from . import fts
 from .rows import file_name, reach
 from .sql import IN_ARRAY, array
-
-BULK = 50_000  # links stored at once above which their indexes are built afresh
 
 
 def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
@@ -52,24 +49,10 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         rows["links"] += links
         passages += [(path, *row) for row in texts]
     fts.add_rows(db, passages)
-    with _indexes_built_after(db, bulk=len(rows["links"]) > BULK):
-        for table, values in rows.items():
-            if values:
-                db.executemany(f"INSERT INTO {table} VALUES "
-                               f"({', '.join('?' * len(values[0]))})", values)
-
-
-@contextlib.contextmanager
-def _indexes_built_after(db: sqlite3.Connection, *, bulk: bool) -> Iterator[None]:
-    """With ``bulk``, drop the links table's indexes and build them again after the inserts:
-    sorting once beats updating five indexes row by row (a first scan: half the time)."""
-    found = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND "
-                       "tbl_name = 'links' AND sql IS NOT NULL").fetchall() if bulk else []
-    for name, _ in found:
-        db.execute(f'DROP INDEX "{name}"')
-    yield
-    for _, sql in found:
-        db.execute(sql)
+    for table, values in rows.items():
+        if values:
+            db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(values[0]))})",
+                           values)
 
 
 def sync_files(db: sqlite3.Connection, files: Mapping[str, str]) -> set[str]:
