@@ -18,9 +18,12 @@ from .similar_names import NameIndex
 if TYPE_CHECKING:
     import networkx as nx
 from .index.doc import Meta
+from .index.graph_rows import note_nodes
 from .index.inverted import SearchIndex, documents, load_facts, load_index
+from .index.rows import ATTACHMENT
 from .index.scan import Index, Progress, scan
 from .index.store import Store
+from .read.resolve import Resolver, link_name
 
 
 class Vault:
@@ -100,14 +103,21 @@ class Vault:
         wanted = self._as_id(name)
         if wanted in self.notes:
             return self.notes[wanted]
-        found, _ = self.index.resolver.resolve(wanted, "")
+        found = self._linked_as(wanted)
         if found is not None and found in self.notes:
             return self.notes[found]
-        aliased = [n for n in self.notes.values() if wanted.casefold() in
-                   {alias.casefold() for alias in n.aliases}]
+        aliased = [note_id for note_id, node in note_nodes(self.index.store).items()
+                   if wanted.casefold() in {alias.casefold() for alias in node["aliases"]}]
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
-            return aliased[0]
+            return self.notes[aliased[0]]
         return self._missing(name)
+
+    def _linked_as(self, wanted: str) -> str | None:
+        """The note a link to ``wanted`` reaches: resolved among the notes of that file name
+        only (no other file can change where such a link goes)."""
+        named = [row[0] for row in self.index.store.query(
+            "SELECT id FROM files WHERE name = ? AND role != ?", (link_name(wanted), ATTACHMENT))]
+        return Resolver(named, []).resolve(wanted, "")[0]
 
     def note_text(self, note_id: str) -> str:
         """A source note's text as it was read (from the parse cache, no file access)."""
@@ -125,7 +135,8 @@ class Vault:
 
     def _missing(self, name: str) -> Note:
         """Raise NoteNotFound with the closest titles and aliases as suggestions."""
-        names = NameIndex({n.id: [n.title, *n.aliases] for n in self.notes.values()})
+        names = NameIndex({note_id: [node["title"], *node["aliases"]]
+                           for note_id, node in note_nodes(self.index.store).items()})
         ids = names.closest(name, limit=3, cutoff=60)
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")

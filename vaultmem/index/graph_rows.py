@@ -92,6 +92,25 @@ def tag_members(store: Store, tags: Iterable[str], *, most: int) -> dict[str, li
         for tag in wanted if 0 < counts.get(tag, 0) <= most}
 
 
+class Reached(NamedTuple):
+    """Where one stored link goes, for a note read back from the index."""
+
+    target: str
+    resolved: str | None
+    ambiguous: bool
+
+
+def reached_links(store: Store, ids: list[str]) -> dict[str, list[Reached]]:
+    """Where the links of each note in ``ids`` go, in order (notes without links left out)."""
+    found: dict[str, list[Reached]] = {}
+    for source, target, node, missing, ambiguous in store.query(
+            f"SELECT source, target, node, missing, ambiguous FROM links WHERE source IN "
+            f"{IN_ARRAY} ORDER BY source, rowid", (array(ids),)):
+        found.setdefault(source, []).append(
+            Reached(target, None if missing else node, bool(ambiguous)))
+    return found
+
+
 def problem_links(store: Store, *, subpaths: bool = True) -> list[LinkRow]:
     """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a
     heading or block, note by note, in order: the links a check looks at."""

@@ -14,6 +14,7 @@ from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, list_vault
 from .doc import meta_of, search_doc
 from .fts import passage_rows
+from .graph_rows import Reached, reached_links
 from .rows import ATTACHMENT, note_rows
 from .store import Store, files_key
 
@@ -39,11 +40,14 @@ class Notes(Mapping[str, Note]):
     """Source notes by id, in id order, read from the index and decoded on first access."""
 
     def __init__(self, entries: Entries, resolver: Resolver,
-                 fetch: Callable[[list[str]], Entries] | None = None) -> None:
+                 fetch: Callable[[list[str]], Entries] | None = None,
+                 store: Store | None = None) -> None:
         self.entries = dict(sorted(entries.items()))  # blobs may be b"": not read yet
         self._resolver = resolver
         self._fetch = fetch
+        self._store = store
         self._notes: dict[str, Note] = {}
+        self._reached: dict[str, list[Reached]] = {}
 
     def entry(self, note_id: str) -> Entry:
         """The full index entry of a note (its record and search document read if needed)."""
@@ -67,19 +71,34 @@ class Notes(Mapping[str, Note]):
         self.read(list(self.entries))
 
     def read(self, ids: list[str]) -> None:
-        """Read the entries of ``ids`` not read yet, in one batch."""
+        """Read the entries of ``ids`` not read yet, and their links' stored resolution, in
+        one batch."""
         unread = [note_id for note_id in ids if not self.entries[note_id].read]
         if unread and self._fetch is not None:
             self.entries.update(self._fetch(unread))
+        wanted = [note_id for note_id in ids if note_id not in self._notes]
+        if wanted and self._store is not None:
+            self._reached.update(reached_links(self._store, wanted))
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._notes.get(note_id)
         if note is None:
-            note = decode(self.entry(note_id))
-            for link in note.links:
-                self._resolver.resolve_link(link, note_id)
-            self._notes[note_id] = note
+            note = self._notes[note_id] = decode(self.entry(note_id))
+            self._resolve(note)
         return note
+
+    def _resolve(self, note: Note) -> None:
+        """Fill in where the note's links go: as stored when the rows are the note's links (a
+        note parsed again since, by another process, is resolved here)."""
+        if note.id not in self._reached and self._store is not None:
+            self._reached.update(reached_links(self._store, [note.id]))
+        stored = self._reached.pop(note.id, [])
+        if [row.target for row in stored] == [link.target for link in note.links]:
+            for link, row in zip(note.links, stored, strict=True):
+                link.resolved, link.ambiguous = row.resolved, row.ambiguous
+        else:
+            for link in note.links:
+                self._resolver.resolve_link(link, note.id)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.entries)
@@ -160,7 +179,7 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
     if unread:  # few, and read whole by the checks that use them
         generated.update(fetch(unread))
-    return Index(Notes(sources_by_id, resolver, fetch), store, dict(sorted(other.items())),
+    return Index(Notes(sources_by_id, resolver, fetch, store), store, dict(sorted(other.items())),
                  listing.attachments, listing.problems, resolver, stats, generated, files)
 
 
