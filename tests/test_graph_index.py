@@ -17,7 +17,7 @@ from vaultmem.vault import Vault
 from .test_obsidian_fixtures import FIXTURES, load_fixture, write_vault
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = Path("/work/shared/corpora")
+CORPORA = ROOT.parent / "shared" / "corpora"  # comes with the project's workspace
 VAULTS = [ROOT / "sample_vault", *(CORPORA / name for name in (
     "kepano-obsidian", "pkmer-math", "dataview-deep-dive", "zettelkasten-starter"))]
 
