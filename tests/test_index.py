@@ -96,3 +96,65 @@ def test_a_slow_scan_never_puts_back_an_older_note(sample: Path) -> None:
     vault.store.replace({"NOW.md": older}, files=index.files, resolver=index.resolver)
     assert vault.store.entries(["NOW.md"]) == stored
     assert "NOW" in vault.store.linking("People/Lucy Tan")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(child) for child in task.read_text().split()]
+    return found
+
+
+def _wait_until_gone(pids: list[int]) -> None:
+    """Fail unless every one of ``pids`` has exited within 10 seconds."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        alive = [pid for pid in pids if Path(f"/proc/{pid}").exists()
+                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]]
+        if not alive:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"parse workers {alive} outlived their killed scan")
+
+
+def _scan_slowly(root: str) -> None:
+    """A first scan that stores its notes 20 at a time (then killed somewhere in it)."""
+    from vaultmem.index import scan as scan_module
+
+    scan_module.STORE_EVERY = 20
+    Vault(root).index  # noqa: B018
+
+
+def test_a_scan_killed_between_batches_is_completed_by_the_next(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    (root / "Notes").mkdir(parents=True)
+    for i in range(1000):  # enough for worker processes; each links a note made later
+        (root / "Notes" / f"N{i}.md").write_text(
+            f"# N{i}\n\n- see [[N{i + 1}]] and [[Gone]] ^b{i}\n- #topic{i % 7}\n")
+    killed = False
+    for delay in (0.2, 0.5, 1.0):
+        (root / "Notes" / "Gone.md").unlink(missing_ok=True)
+        writer = multiprocessing.Process(target=_scan_slowly, args=(str(root),))
+        writer.start()
+        time.sleep(delay)
+        if writer.is_alive():
+            killed = True
+            workers = _children(writer.pid or 0)
+            os.kill(writer.pid or 0, signal.SIGKILL)
+            _wait_until_gone(workers)  # parse workers die with their scan
+        writer.join(30)
+        (root / "Notes" / "Gone.md").write_text("# Gone\n")  # a file appears meanwhile
+    assert killed, "no scan was still running when killed"
+    again = Vault(root)
+    assert again.index.stats.reused > 0  # what the killed scans stored is kept
+    fresh = tmp_path / "fresh"
+    (fresh / "Notes").mkdir(parents=True)
+    for path in (root / "Notes").iterdir():
+        (fresh / "Notes" / path.name).write_bytes(path.read_bytes())
+    rows = "SELECT source, target, node, missing FROM links ORDER BY 1, 2"
+    texts = "SELECT path, number, text FROM passages ORDER BY 1, 2"
+    other = Vault(fresh)
+    assert other.index.stats.parsed == 1001
+    for query in (rows, texts):
+        assert again.store.query(query) == other.store.query(query), query

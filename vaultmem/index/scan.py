@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field
@@ -22,6 +26,7 @@ Entries = dict[str, Entry]
 
 PARALLEL_MIN = 200
 CHUNK = 100
+PR_SET_PDEATHSIG = 1  # prctl option: a signal for this process when its parent dies
 STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
 Progress = Callable[[int, int], None]  # (files just parsed, files to parse)
 
@@ -248,8 +253,8 @@ def _parse_all(config: Config, todo: list[FileInfo], progress: Progress | None,
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_keep_resolver,
-                             initargs=(resolver,)) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(resolver, os.getpid())) as pool:
         results = pool.map(parse_files, [config] * len(chunks), chunks)
         yield from _report(results, progress, len(todo))
 
@@ -257,8 +262,15 @@ def _parse_all(config: Config, todo: list[FileInfo], progress: Progress | None,
 _WORKER_RESOLVER: list[Resolver] = []  # a parse worker's resolver, sent once, not per chunk
 
 
-def _keep_resolver(resolver: Resolver) -> None:
-    """Keep the resolver a parse worker resolves links with."""
+def _start_worker(resolver: Resolver, parent: int) -> None:
+    """Set up a parse worker: it dies with the scan that started it (a scan killed outright
+    leaves no worker behind, blocked forever on a pipe nobody reads), and keeps the resolver it
+    resolves links with."""
+    libc = ctypes.util.find_library("c")
+    if libc is not None and sys.platform.startswith("linux"):
+        ctypes.CDLL(libc).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the scan died before the line above took effect
+        os._exit(1)
     _WORKER_RESOLVER[:] = [resolver]
 
 
