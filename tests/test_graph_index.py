@@ -146,3 +146,26 @@ def test_link_checks_and_orphans_from_the_index_cover_every_link(root: Path) -> 
     degree = vault.graph.to_undirected(as_view=True).degree
     assert {i for kind, i, _ in found if kind == "orphan"} == {
         i for i in vault.notes if degree(i) == 0}
+
+
+def test_a_scan_dying_after_storing_notes_leaves_links_a_later_scan_gets_right(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.index.store import Store
+
+    root = tmp_path / "vault"
+    write_vault(root, {"People/Lucy.md": "# Lucy\n", "X.md": "see [[Lucy]]\n"})
+    assert stored_links(Vault(root))[0][2] == "People/Lucy"
+    (root / "People" / "Lucy.md").rename(tmp_path / "Lucy.md")  # out of the vault a while
+    (root / "X.md").write_text("see [[Lucy]] again\n")
+    real = Store.store_notes
+
+    def dies_after(self: Store, updates: dict[str, object]) -> set[str]:
+        real(self, updates)  # type: ignore[arg-type]
+        raise KeyboardInterrupt  # the process dies right after this transaction
+
+    with monkeypatch.context() as patched, pytest.raises(KeyboardInterrupt):
+        patched.setattr(Store, "store_notes", dies_after)
+        _ = Vault(root).index
+    (tmp_path / "Lucy.md").rename(root / "People" / "Lucy.md")
+    assert stored_links(Vault(root)) == stored_links(Vault(root, use_cache=False))
+    assert [row[2] for row in stored_links(Vault(root))] == ["People/Lucy"]

@@ -91,3 +91,34 @@ def test_an_unchanged_vault_is_answered_without_listing_it(
     checking.show(note="Priya Nair")
     checking.show(note="Priya Nair")
     assert len(listed) == 4  # every call lists the vault (and reuses the index)
+
+
+@linux
+def test_a_symlinked_folder_is_watched_as_it_is_listed(tmp_path: Path) -> None:
+    root, elsewhere = tmp_path / "vault", tmp_path / "elsewhere"
+    (elsewhere / "Deep").mkdir(parents=True)
+    (elsewhere / "Deep" / "c.md").write_text("x\n")
+    root.mkdir()
+    (root / "Linked").symlink_to(elsewhere, target_is_directory=True)
+    (root / "Loop").symlink_to(root, target_is_directory=True)  # followed once, no loop
+    watch = VaultWatch(root)
+    assert watch.changed() is False
+    with (root / "Linked" / "Deep" / "c.md").open("a") as handle:
+        handle.write("more\n")
+    assert watch.changed() is True
+
+
+@linux
+def test_calls_that_load_nothing_new_freeze_no_garbage(
+        sample: Path) -> None:
+    import gc
+
+    tools = Tools(Vault(sample))
+    for note in ("Priya Nair", "Lucy Tan", "Priya Nair"):  # whatever lasts is loaded now
+        tools.related(note=note)
+        tools.search(query="pricing")
+    frozen = gc.get_freeze_count()
+    for _ in range(5):
+        tools.related(note="Lucy Tan")
+        tools.search(query="pricing")
+    assert gc.get_freeze_count() == frozen

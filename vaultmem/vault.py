@@ -152,11 +152,13 @@ class Vault:
 
         Only the notes whose links resolve to it are read (the index keeps resolved links).
         """
-        notes = self.notes  # scans first: the index then holds every note's current links
+        notes = self.index.notes  # scans first: the index then holds every note's links
+        sources = [source for source in self.store.linking(note_id)
+                   if source != note_id and source in notes]
+        notes.read(sources)  # in one batch
         return [
             (source, link)
-            for source in self.store.linking(note_id)
-            if source != note_id and source in notes
+            for source in sources
             for link in notes[source].links
             if link.resolved == note_id
         ]

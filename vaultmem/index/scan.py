@@ -10,12 +10,13 @@ import sys
 import time
 from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..config import Config
 from ..model import Note, Problem
 from ..read.record import GENERATED, HAS_PROBLEMS, Entry, SearchDoc, decode, encode
 from ..read.resolve import Resolver
-from ..read.walk import MAX_BYTES, FileInfo, list_vault
+from ..read.walk import MAX_BYTES, FileInfo, Listing, list_vault
 from .doc import meta_of, search_doc
 from .fts import passage_rows
 from .graph_rows import Reached, reached_links
@@ -83,7 +84,8 @@ class Notes(Mapping[str, Note]):
             self.entries.update(self._fetch(unread))
         wanted = [note_id for note_id in ids if note_id not in self._notes]
         if wanted and self._store is not None:
-            self._reached.update(reached_links(self._store, wanted))
+            found = reached_links(self._store, wanted)
+            self._reached.update({note_id: found.get(note_id, []) for note_id in wanted})
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._notes.get(note_id)
@@ -152,7 +154,8 @@ class Index:
 
 
 def scan(config: Config, store: Store, progress: Progress | None = None) -> Index:
-    """Read the vault behind ``config``; only files whose (mtime, size) changed are parsed."""
+    """Read the vault behind ``config``; only files whose state (mtime, size, change time,
+    inode) changed are parsed."""
     started = time.perf_counter()
     listing = list_vault(config)
     sources = [info for info in listing.notes if info.role == "source"]
@@ -160,25 +163,21 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     entries, todo = _reuse(old, sources)
     stats = ScanStats(parsed=len(todo), reused=len(entries))
     resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
+    known = {info.path: old.get(info.path, Entry(0, 0, 0, b"", b"", (0, 0))) for info in todo}
+    _sync(store, _roles(_split({**entries, **known}, listing)), resolver)  # links first
     parsed: Entries = {}
-    stored: set[str] = set()
     for batch in _batched(_parse_all(config, todo, progress, resolver), STORE_EVERY):
         parsed.update(batch)  # stored while the workers parse on: the two overlap
-        stored |= store.store_notes(batch)
+        store.store_notes(batch)
     entries.update(parsed)
     removed = sorted(old.keys() - entries.keys())
     stats.removed = len(removed)
-    other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
-    sources_by_id, generated = {}, {}
-    for path, entry in entries.items():
-        if entry.flags & GENERATED:
-            other[path[:-3]] = "generated"
-            generated[path[:-3]] = entry
-        else:
-            sources_by_id[path[:-3]] = entry
-    files = _roles(sources_by_id, other, listing.attachments)
-    if parsed or removed or store.files_key() != files_key(files):
-        store.finish(stored, removed, files=files, resolver=resolver)
+    if removed:
+        store.forget(removed)
+    split = _split(entries, listing)
+    sources_by_id, generated, other = split.sources, split.generated, split.other
+    files = _roles(split)
+    _sync(store, files, resolver)  # a note that became generated, or stopped being
     stats.seconds = time.perf_counter() - started
     fetch = _fetcher(store, config, {info.path: info for info in sources})
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
@@ -200,10 +199,39 @@ def _batched(items: Iterator[tuple[str, Entry]], size: int) -> Iterator[Entries]
         yield batch
 
 
-def _roles(sources: Mapping[str, Entry], other: Mapping[str, str],
-           attachments: list[str]) -> dict[str, str]:
+class Split(NamedTuple):
+    """A vault's notes by role: sources and generated ones by id (their entries), the rest
+    (templates, excluded notes, sync copies) with their role, and the attachments."""
+
+    sources: dict[str, Entry]
+    generated: dict[str, Entry]
+    other: dict[str, str]
+    attachments: list[str]
+
+
+def _split(entries: Entries, listing: Listing) -> Split:
+    """The listed notes by role, the parsed ones (``entries``, by path) by their flags."""
+    other = {info.path[:-3]: info.role for info in listing.notes if info.role != "source"}
+    sources, generated = {}, {}
+    for path, entry in entries.items():
+        if entry.flags & GENERATED:
+            other[path[:-3]] = "generated"
+            generated[path[:-3]] = entry
+        else:
+            sources[path[:-3]] = entry
+    return Split(sources, generated, other, listing.attachments)
+
+
+def _roles(split: Split) -> dict[str, str]:
     """Every file of the vault by note id or attachment path, with its role."""
-    return dict.fromkeys(attachments, ATTACHMENT) | dict.fromkeys(sources, "source") | dict(other)
+    return (dict.fromkeys(split.attachments, ATTACHMENT) | dict.fromkeys(split.sources, "source")
+            | dict(split.other))
+
+
+def _sync(store: Store, files: dict[str, str], resolver: Resolver) -> None:
+    """Record the vault's files in the index unless it holds these already."""
+    if store.files_key() != files_key(files):
+        store.sync(files=files, resolver=resolver)
 
 
 def _fetcher(store: Store, config: Config,

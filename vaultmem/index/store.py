@@ -207,13 +207,19 @@ class Store:
 
     def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = (), *,
                 files: Mapping[str, str], resolver: Resolver) -> None:
-        """Store ``updates`` (entries ``parse_files`` made with ``resolver``), forget ``removed``
-        paths and record the vault's ``files`` (note id or attachment path -> role, as
-        ``resolver`` was built from), in one transaction: :meth:`store_notes` then
-        :meth:`finish`."""
+        """:meth:`sync`, :meth:`store_notes` and :meth:`forget` in one transaction."""
         with self._lock, _writing(self.db) as db:
-            stored = _store_notes(db, updates)
-            _finish(db, stored, removed, files, resolver)
+            _sync(db, files, resolver)
+            _store_notes(db, updates)
+            update.forget(db, removed)
+
+    def sync(self, *, files: Mapping[str, str], resolver: Resolver) -> None:
+        """Record the vault's ``files`` (note id or attachment path -> role, as ``resolver``
+        was built from) and resolve again the stored links whose files came, went or changed
+        role, in one transaction: a scan does it first, so every link row stored after it, and
+        every one kept, is resolved against the files it lists."""
+        with self._lock, _writing(self.db) as db:
+            _sync(db, files, resolver)
 
     def store_notes(self, updates: Mapping[str, Entry]) -> set[str]:
         """Store parsed notes in one transaction (a scan stores them as they are parsed); the
@@ -222,13 +228,10 @@ class Store:
         with self._lock, _writing(self.db) as db:
             return _store_notes(db, updates)
 
-    def finish(self, stored: set[str], removed: Iterable[str] = (), *,
-               files: Mapping[str, str], resolver: Resolver) -> None:
-        """After a scan stored the notes at ``stored``: forget ``removed`` paths, record the
-        vault's ``files`` and resolve again the older links whose files came, went or changed
-        role, in one transaction."""
+    def forget(self, paths: Iterable[str]) -> None:
+        """Forget the notes at ``paths`` (gone from the vault), in one transaction."""
         with self._lock, _writing(self.db) as db:
-            _finish(db, stored, removed, files, resolver)
+            update.forget(db, paths)
 
     def files_key(self) -> str | None:
         """The :func:`files_key` of the files the index was last updated with."""
@@ -293,13 +296,10 @@ def _store_notes(db: sqlite3.Connection, updates: Mapping[str, Entry]) -> set[st
     return set(fresh)
 
 
-def _finish(db: sqlite3.Connection, stored: set[str], removed: Iterable[str],
-            files: Mapping[str, str], resolver: Resolver) -> None:
-    """Forget ``removed``, record ``files``, resolve again the links not just stored."""
-    update.forget(db, removed)
+def _sync(db: sqlite3.Connection, files: Mapping[str, str], resolver: Resolver) -> None:
+    """Record ``files`` and resolve again the links their changes concern."""
     names = update.sync_files(db, files)
-    if db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] > len(stored):
-        update.resolve_again(db, names, resolver, fresh=[path[:-3] for path in stored])
+    update.resolve_again(db, names, resolver)
     db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
 
 

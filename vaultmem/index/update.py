@@ -67,13 +67,10 @@ def sync_files(db: sqlite3.Connection, files: Mapping[str, str]) -> set[str]:
     return {file_name(key) for key in gone | changed}
 
 
-def resolve_again(db: sqlite3.Connection, names: set[str], resolver: Resolver, *,
-                  fresh: Iterable[str] = ()) -> int:
-    """Resolve the stored links of these names again, except those of the ``fresh`` notes
-    (ids) just stored; the number that changed."""
+def resolve_again(db: sqlite3.Connection, names: set[str], resolver: Resolver) -> int:
+    """Resolve the stored links of these names again; the number that changed."""
     rows = db.execute("SELECT rowid, source, target, node, missing, ambiguous FROM links "
-                      f"WHERE name IN {IN_ARRAY} AND source NOT IN {IN_ARRAY}",
-                      (array(names), array(fresh)))
+                      f"WHERE name IN {IN_ARRAY}", (array(names),))
     updates = []
     for rowid, source, target, node, missing, ambiguous in rows.fetchall():
         now = reach(resolver, target, source)

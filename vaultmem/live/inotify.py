@@ -60,9 +60,15 @@ class VaultWatch:
         return self.fd >= 0 and all(self._watch(Path(folder)) for folder in self._folders())
 
     def _folders(self) -> list[str]:
-        """The vault's folders, dot folders left out."""
-        found = []
-        for folder, names, _ in os.walk(self.root):
+        """The vault's folders, dot folders left out, symlinked ones followed once (as the
+        vault is listed)."""
+        found, seen = [], set()
+        for folder, names, _ in os.walk(self.root, followlinks=True):
+            stat = os.stat(folder)
+            if (stat.st_dev, stat.st_ino) in seen:
+                names[:] = []
+                continue
+            seen.add((stat.st_dev, stat.st_ino))
             names[:] = [name for name in names if not name.startswith(".")]
             found.append(folder)
         return found
