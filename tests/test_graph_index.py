@@ -169,3 +169,13 @@ def test_a_scan_dying_after_storing_notes_leaves_links_a_later_scan_gets_right(
     (tmp_path / "Lucy.md").rename(root / "People" / "Lucy.md")
     assert stored_links(Vault(root)) == stored_links(Vault(root, use_cache=False))
     assert [row[2] for row in stored_links(Vault(root))] == ["People/Lucy"]
+
+
+def test_links_ending_in_a_folder_step_are_resolved_again_when_their_note_appears(
+        tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write_vault(root, {"A.md": "[[B/]] [[B/.]] [[B]]\n", "Sub/N.md": "[[x/..]]\n"})
+    assert {row[3] for row in stored_links(Vault(root))} == {1}  # nothing resolves yet
+    write_vault(root, {"B.md": "# B\n", "Sub.md": "# Sub\n"})
+    assert stored_links(Vault(root)) == stored_links(Vault(root, use_cache=False))
+    assert {row[2] for row in stored_links(Vault(root))} == {"B", "Sub"}

@@ -105,6 +105,7 @@ def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]]) -
     tags = [(tag, note.id) for tag in note.tag_names()]
     anchors = [(note.id, 0, h.text) for h in note.headings]
     anchors += [(note.id, 1, b.id) for b in note.block_ids]
-    links = [(r.source, link_name(r.target), r.target, r.node, r.missing, r.ambiguous, r.kind,
-              r.line, r.raw, r.subpath, r.embed) for r in link_rows(note, resolver)]
+    links = [(r.source, link_name(r.target, r.source), r.target, r.node, r.missing,
+              r.ambiguous, r.kind, r.line, r.raw, r.subpath, r.embed)
+             for r in link_rows(note, resolver)]
     return marshal.dumps((counts, tags, anchors, links, passages))

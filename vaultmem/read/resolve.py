@@ -86,14 +86,20 @@ def link_path(target: str) -> str:
     return nfc(target.strip().lstrip("/"))
 
 
-def link_name(target: str) -> str:
-    """The file name a link's target can only resolve to, lower-cased: what an index of links
-    by target is keyed by.
+def link_name(target: str, source: str = "") -> str:
+    """The file name a link's target written in note ``source`` can only resolve to,
+    lower-cased: what an index of links by target is keyed by. A path ending in ``/``, ``.`` or
+    ``..`` names what it leads to from the note's folder, as resolution reads it.
 
-    >>> link_name(" People/Lucy Tan.md"), link_name("../lucy TAN")
-    ('lucy tan', 'lucy tan')
+    >>> link_name(" People/Lucy Tan.md"), link_name("../lucy TAN"), link_name("x/..", "Sub/N")
+    ('lucy tan', 'lucy tan', 'sub')
     """
-    return _stem(link_path(target)).rpartition("/")[2].lower()
+    path = _stem(link_path(target))
+    name = path.rpartition("/")[2]
+    if name in ("", ".", ".."):
+        folder = source.rpartition("/")[0]
+        name = posixpath.basename(posixpath.normpath(posixpath.join(folder, path)))
+    return name.lower()
 
 
 def _stem(path: str) -> str:
