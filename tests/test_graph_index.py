@@ -179,3 +179,18 @@ def test_links_ending_in_a_folder_step_are_resolved_again_when_their_note_appear
     write_vault(root, {"B.md": "# B\n", "Sub.md": "# Sub\n"})
     assert stored_links(Vault(root)) == stored_links(Vault(root, use_cache=False))
     assert {row[2] for row in stored_links(Vault(root))} == {"B", "Sub"}
+
+
+def test_a_note_saved_as_dot_md_in_capitals_is_shown_related_and_checked(tmp_path: Path) -> None:
+    from vaultmem.check.linting import lint
+    from vaultmem.check.report import note_data
+
+    root = tmp_path / "vault"
+    write_vault(root, {"Upper.MD": "# Upper\n\n## Plan\n",
+                       "Other.md": "[[Upper#Nope]] [[Upper]]\n"})
+    for vault in (Vault(root), Vault(root)):  # the first scan, then the index
+        assert vault.note("Upper").path == "Upper.MD"
+        assert [b["id"] for b in note_data(vault, vault.note("Upper"))["backlinks"]] == [
+            "Other", "Other"]
+        assert [r.id for r in related_notes(vault, "Upper")[1]] == ["Other"]
+        assert [f.kind for f in lint(vault)] == ["missing-heading"]

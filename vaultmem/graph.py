@@ -76,7 +76,7 @@ def ego_graph(store: Store, center: str, *, radius: int = 1, also: Iterable[str]
     from the index, plus the notes ``also`` (attributes only): what :func:`neighbourhood` gives
     on the whole graph, without building it. With ``degrees`` every node carries its
     ``degree`` in the whole graph, which the part alone cannot tell at its edge."""
-    if not store.query("SELECT 1 FROM notes WHERE path = ?", (f"{center}.md",)):
+    if not store.query("SELECT 1 FROM notes WHERE id = ?", (center,)):
         raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
     return graph_of_rows(part_graph_rows(store, ball(store, center, radius), also,
                                          with_degrees=degrees))

@@ -128,9 +128,9 @@ class Anchors(NamedTuple):
 
 def anchors(store: Store, ids: set[str]) -> dict[str, Anchors]:
     """The headings and block ids of each source note among ``ids``."""
-    found = {path[:-3]: Anchors([], set()) for (path,) in store.query(
-        f"SELECT path FROM notes WHERE NOT flags & {GENERATED} AND path IN {IN_ARRAY}",
-        (array(f"{i}.md" for i in ids),))}
+    found = {note_id: Anchors([], set()) for (note_id,) in store.query(
+        f"SELECT id FROM notes WHERE NOT flags & {GENERATED} AND id IN {IN_ARRAY}",
+        (array(ids),))}
     for note_id, block, text in store.query(
             f"SELECT note, block, text FROM anchors WHERE note IN {IN_ARRAY} ORDER BY rowid",
             (array(found),)):
@@ -151,9 +151,9 @@ def note_nodes(store: Store, ids: set[str] | None = None) -> dict[str, dict[str,
 
 def _note_attrs(store: Store, ids: set[str]) -> dict[str, dict[str, Any]]:
     """Node attributes of the source notes among ``ids``."""
-    return {path[:-3]: marshal.loads(blob) for path, blob in store.query(
-        f"SELECT path, node FROM notes WHERE NOT flags & {GENERATED} AND path IN {IN_ARRAY}",
-        (array(f"{i}.md" for i in ids),))}
+    return {note_id: marshal.loads(blob) for note_id, blob in store.query(
+        f"SELECT id, node FROM notes WHERE NOT flags & {GENERATED} AND id IN {IN_ARRAY}",
+        (array(ids),))}
 
 
 def _links_between(store: Store, nodes: set[str]) -> list[LinkRow]:

@@ -47,8 +47,9 @@ class Notes(Mapping[str, Note]):
 
     def __init__(self, entries: Entries, resolver: Resolver,
                  fetch: Callable[[list[str]], Entries] | None = None,
-                 store: Store | None = None) -> None:
+                 store: Store | None = None, paths: Mapping[str, str] | None = None) -> None:
         self.entries = dict(sorted(entries.items()))  # blobs may be b"": not read yet
+        self.paths = dict(paths or {})  # id -> vault path where it does not end in ".md"
         self._resolver = resolver
         self._fetch = fetch
         self._store = store
@@ -116,6 +117,10 @@ class Notes(Mapping[str, Note]):
     def __contains__(self, note_id: object) -> bool:
         return note_id in self.entries
 
+    def path_of(self, note_id: str) -> str:
+        """The vault path of a note."""
+        return self.paths.get(note_id) or f"{note_id}.md"
+
     def flagged(self, flag: int) -> list[str]:
         """Ids of notes whose entry carries ``flag`` (checked without reading the note)."""
         return [note_id for note_id, entry in self.entries.items() if entry.flags & flag]
@@ -138,13 +143,14 @@ class Index:
     def states(self) -> Entries:
         """The index entries of the source notes by vault path (blobs possibly not read):
         what says whether anything changed."""
-        return {f"{note_id}.md": entry for note_id, entry in self.notes.entries.items()}
+        return {self.notes.path_of(note_id): entry
+                for note_id, entry in self.notes.entries.items()}
 
     def entries(self, paths: list[str] | None = None) -> Entries:
         """The full index entries of the source notes at ``paths`` (all when None)."""
         ids = [p[:-3] for p in paths] if paths is not None else list(self.notes)
         self.notes.read(ids)
-        return {f"{note_id}.md": self.notes.entry(note_id) for note_id in ids}
+        return {self.notes.path_of(note_id): self.notes.entry(note_id) for note_id in ids}
 
     @property
     def problems(self) -> list[Problem]:
@@ -183,7 +189,9 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
     if unread:  # few, and read whole by the checks that use them
         generated.update(fetch(unread))
-    return Index(Notes(sources_by_id, resolver, fetch, store), store, dict(sorted(other.items())),
+    unusual = {path[:-3]: path for path in entries if not path.endswith(".md")}
+    notes = Notes(sources_by_id, resolver, fetch, store, unusual)
+    return Index(notes, store, dict(sorted(other.items())),
                  listing.attachments, listing.problems, resolver, stats, generated, files)
 
 
@@ -238,8 +246,10 @@ def _fetcher(store: Store, config: Config,
              infos: Mapping[str, FileInfo]) -> Callable[[list[str]], Entries]:
     """Reads notes' entries from the index; one another process dropped meanwhile is parsed."""
 
+    path_of = {path[:-3]: path for path in infos}  # a note may end in .MD or .Md
+
     def fetch(ids: list[str]) -> Entries:
-        paths = [f"{note_id}.md" for note_id in ids]
+        paths = [path_of[note_id] for note_id in ids]
         found = store.entries(paths)
         changed = [infos[p] for p in paths if p not in found or not _seen_as(found[p], infos[p])]
         found.update(parse_files(config, changed))

@@ -41,8 +41,8 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         if not entry.rows:
             raise ValueError(f"{path}: an entry parsed without its index rows (no resolver)")
         counts, tags, anchors, links, texts = marshal.loads(entry.rows)
-        rows["notes"].append((path, entry.mtime_ns, entry.size, entry.flags, *entry.identity,
-                              *counts))
+        rows["notes"].append((path, path[:-3], entry.mtime_ns, entry.size, entry.flags,
+                              *entry.identity, *counts))
         rows["bodies"].append((path, entry.record, entry.search))
         rows["tags"] += tags
         rows["anchors"] += anchors
