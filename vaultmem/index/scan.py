@@ -170,7 +170,8 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     stats = ScanStats(parsed=len(todo), reused=len(entries))
     resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
     known = {info.path: old.get(info.path, Entry(0, 0, 0, b"", b"", (0, 0))) for info in todo}
-    _sync(store, _roles(_split({**entries, **known}, listing)), resolver)  # links first
+    before = _roles(_split({**entries, **known}, listing))
+    _sync(store, before, resolver)  # links first
     parsed: Entries = {}
     for batch in _batched(_parse_all(config, todo, progress, resolver), STORE_EVERY):
         parsed.update(batch)  # stored while the workers parse on: the two overlap
@@ -182,8 +183,9 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
         store.forget(removed)
     split = _split(entries, listing)
     sources_by_id, generated, other = split.sources, split.generated, split.other
-    files = _roles(split)
-    _sync(store, files, resolver)  # a note that became generated, or stopped being
+    files = _roles(split) if parsed else before
+    if files != before:  # a note became generated, or stopped being
+        _sync(store, files, resolver)
     stats.seconds = time.perf_counter() - started
     fetch = _fetcher(store, config, {info.path: info for info in sources})
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
