@@ -91,7 +91,8 @@ from gen_vault import NOTE_FORMS, generate, truth_path  # noqa: E402
 
 from vaultmem.model import Note  # noqa: E402
 from vaultmem.recall.related import related  # noqa: E402
-from vaultmem.recall.search import search, similar  # noqa: E402
+from vaultmem.recall.search import search  # noqa: E402
+from vaultmem.recall.similar_notes import similar  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
 OUT = HERE / "out"

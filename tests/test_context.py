@@ -47,10 +47,13 @@ def test_sections_and_sources(vault: Vault) -> None:
         in built.text
     assert "Lesson (confirmed): Rafael - Deskew before OCR" in built.text
     assert "Use Tesseract for OCR (" not in built.text  # superseded decisions stay out
-    blocks = re.split(r"\n(?=- |\n|## )", built.text)
-    items = [block for block in blocks if block.startswith("- ")]
+    blocks = re.split(r"\n(?=- |\n|## |### )", built.text)
+    items = [block.rstrip() for block in blocks if block.startswith("- ")]
     assert len(items) == len(built.items)
-    assert all(re.search(r"\(\[\[[^\]]+\]\]\)$", block.rstrip()) for block in items)
+    for item in built.items:  # a passage cites its block id or line under its note's heading
+        assert "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})" in items
+        cite = r"\^[\w-]+|line \d+" if item.section == "relevant" else r"\[\[[^\]]+\]\]"
+        assert re.fullmatch(cite, item.cite), item
     assert {item.section for item in built.items} == {
         "core", "now", "agent", "relevant", "decisions", "kpis", "people", "recent",
         "conflicts"}
@@ -64,6 +67,22 @@ def test_query_hit_in_a_daily_entry_brings_lines_and_person(vault: Vault) -> Non
     assert 11 in daily.lines and "timezone:: UTC+7" in daily.text
     assert any(i.section == "people" and i.id == "People/Lucy Tan" for i in built.items)
     assert "timezone is stated differently" in built.text
+
+
+def test_relevant_passages_are_whole_grouped_by_note_in_file_order(vault: Vault) -> None:
+    built = build_context(vault, query="OCR accuracy deskew photos", budget=1000, today=TODAY)
+    stored = {(path[:-3], start, text) for path, start, text in vault.store.query(
+        "SELECT path, start_line, text FROM passages")}
+    relevant = [item for item in built.items if item.section == "relevant"]
+    assert relevant and all((i.id, i.lines[0], i.text) in stored for i in relevant)
+    section = built.text.split("## Relevant\n")[1].split("\n## ")[0]
+    headings = re.findall(r"^### \[\[([^\]]+)\]\]", section, re.MULTILINE)
+    assert sorted(headings) == sorted({i.id for i in relevant})  # one heading per note
+    for note_id in headings:
+        under = section.split(f"### [[{note_id}]]")[1].split("\n### ")[0]
+        shown = [under.index(i.text.replace("\n", "\n  "))
+                 for i in sorted(relevant, key=lambda i: i.lines) if i.id == note_id]
+        assert shown == sorted(shown)
 
 
 def test_deterministic(vault: Vault) -> None:

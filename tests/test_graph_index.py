@@ -11,7 +11,7 @@ import pytest
 from vaultmem.graph import build_graph, ego_graph
 from vaultmem.index.rows import link_rows
 from vaultmem.recall.related import related, related_notes
-from vaultmem.recall.search import similar
+from vaultmem.recall.similar_notes import similar
 from vaultmem.vault import Vault
 
 from .test_obsidian_fixtures import FIXTURES, load_fixture, write_vault

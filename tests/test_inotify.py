@@ -121,4 +121,4 @@ def test_calls_that_load_nothing_new_freeze_no_garbage(
     for _ in range(5):
         tools.related(note="Lucy Tan")
         tools.search(query="pricing")
-    assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() <= frozen  # frozen objects may be freed; none are added

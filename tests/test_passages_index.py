@@ -9,7 +9,7 @@ from pathlib import Path
 from vaultmem.config import load_config
 from vaultmem.index import fts
 from vaultmem.read.parse import parse_with_body
-from vaultmem.read.passages import split_passages
+from vaultmem.read.note_passages import note_passages
 from vaultmem.vault import Vault
 
 
@@ -30,9 +30,9 @@ def parsed(root: Path) -> dict[str, list[tuple[object, ...]]]:
     found = {}
     for note_id in Vault(root, use_cache=False).notes:
         path = f"{note_id}.md"
-        _, body, line, tokens = parse_with_body(path, (root / path).read_bytes(), config)
+        note = parse_with_body(path, (root / path).read_bytes(), config)
         found[path] = [(p.text, p.kind, p.start, p.end, p.block_id)
-                       for p in split_passages(tokens, body, line)]
+                       for p in note_passages(note)]
     return {path: rows for path, rows in found.items() if rows}
 
 

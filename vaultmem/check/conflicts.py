@@ -12,7 +12,7 @@ from dataclasses import astuple
 import networkx as nx
 
 from .. import clock
-from ..index.doc import Meta, link_term
+from ..index.doc import Meta
 from ..index.inverted import state_token
 from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
@@ -99,10 +99,9 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[st
 
 def _around(vault: Vault, notes: set[str]) -> set[str]:
     """The notes, and every note that links one of them."""
-    index = vault.search_index
     wanted = set(notes)
     for note_id in notes:
-        wanted |= {p.id for p in index.postings(link_term(note_id.rsplit("/", 1)[-1]))}
+        wanted |= set(vault.store.linking(note_id))
     return wanted
 
 

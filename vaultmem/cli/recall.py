@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..recall.search import Filters, Hit, search
+from ..recall.search import Filters, Hit, search, snippet
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 
@@ -23,7 +23,13 @@ def _hits_text(hits: list[Hit], explain: bool) -> str:
         where = f":{hit.line}" if hit.line else ""
         rows.append(f"{hit.score:7.3f}  [[{hit.id}]]{where}  {hit.snippet}".rstrip())
         rows += [f"         - {reason}" for reason in hit.reasons] if explain else []
+        rows += [f"         {_cited(p)}  {snippet(p['text'])}" for p in hit.passages]
     return "\n".join(rows)
+
+
+def _cited(passage: dict[str, object]) -> str:
+    """A passage's citation: its block id, else its first line."""
+    return f"^{passage['block_id']}" if passage["block_id"] else f":{passage['line']}"
 
 
 @cli.command("search")
@@ -35,18 +41,21 @@ def _hits_text(hits: list[Hit], explain: bool) -> str:
 @click.option("--folder", help="Only notes in this folder.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--explain", is_flag=True, help="Show why each note was chosen.")
+@click.option("--passages", default=0, show_default=True, type=click.IntRange(0, 100),
+              help="Show up to this many best passages of each note.")
 @json_option
 @with_vault
 def search_command(vault: Vault, query: str, kind: str | None, tag: str | None,
                    status: str | None, since: str | None, folder: str | None, limit: int,
-                   explain: bool, as_json: bool) -> None:
+                   explain: bool, passages: int, as_json: bool) -> None:
     """Search notes: words (any form), names (typos allowed), and links around the best hits.
 
     \b
     Example:
       vaultmem --vault sample_vault search "ocr engine decision" --type decision
     """
-    hits = search(vault, query, filters=Filters(kind, tag, status, since, folder), limit=limit)
+    hits = search(vault, query, filters=Filters(kind, tag, status, since, folder), limit=limit,
+                  passages=passages)
     emit({"query": query, "results": [h.to_dict() for h in hits]},
          lambda _: _hits_text(hits, explain), as_json)
 

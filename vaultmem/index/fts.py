@@ -8,7 +8,8 @@ Functions take the connection and leave the transaction to the caller (nothing h
   (``函数的极限`` -> ``函数 数的 的极 极限 限``). unicode61 (``remove_diacritics 2``, so case and
   accents fold) reads a CJK run as one token and trigram cannot match two characters; bigrams
   match any two-character word inside a run, and every character starts some token, so a
-  one-character query works as a prefix query.
+  one-character query works as a prefix query. The porter stemmer wraps unicode61, so word forms
+  meet (``deciding`` and ``decided``); it leaves words other than English ones as they are.
 - Queries are never FTS5 syntax: words (runs of letters, digits and marks) and CJK bigrams are
   each put in double quotes and joined by OR, so quotes, operators, ``*^:()-`` are only
   separators. A CJK run of three or more characters also adds the run as a phrase, which lifts
@@ -53,7 +54,7 @@ CREATE TABLE IF NOT EXISTS passages(
     text TEXT NOT NULL,
     UNIQUE(path, number));
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
-    body, heads, content='', tokenize='unicode61 remove_diacritics 2');
+    body, heads, content='', tokenize='porter unicode61 remove_diacritics 2');
 """
 HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
@@ -61,23 +62,26 @@ CJK = re.compile("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u
                  "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
                  "\U00020000-\U0003134f]+")
 STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from", "had",
-    "has", "have", "he", "her", "his", "i", "if", "in", "into", "is", "it", "its", "me", "my",
-    "no", "not", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their", "them",
-    "then", "there", "these", "they", "this", "those", "to", "too", "us", "was", "we", "were",
-    "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you",
-    "your"})
+    "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been",
+    "being", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "for", "from",
+    "had", "has", "have", "he", "her", "him", "his", "how", "i", "if", "in", "into", "is", "it",
+    "its", "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so", "some",
+    "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those",
+    "to", "too", "us", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why",
+    "will", "with", "would", "you", "your"})
 SEARCH = """
-SELECT p.path, p.number, p.start_line, p.end_line, p.block_id, p.text, p.headings, -hit.bm25
-FROM (SELECT rowid, bm25(passages_fts, 1.0, ?) AS bm25 FROM passages_fts
-      WHERE passages_fts MATCH ? ORDER BY bm25 LIMIT ?) AS hit
+SELECT p.path, p.number, p.start_line, p.end_line, p.block_id, p.text, p.headings, -hit.bm25,
+       -hit.body
+FROM (SELECT rowid, bm25(passages_fts, 1.0, ?) AS bm25, bm25(passages_fts, 1.0, 0.0) AS body
+      FROM passages_fts WHERE passages_fts MATCH ? ORDER BY bm25 LIMIT ?) AS hit
 JOIN passages AS p ON p.id = hit.rowid
 ORDER BY hit.bm25, p.path, p.number
 """
 
 
 class PassageHit(NamedTuple):
-    """A passage that matched a query; ``score`` is -bm25: positive, higher is better."""
+    """A passage that matched a query; ``score`` is -bm25: positive, higher is better
+    (``body``: the same of its text alone, 0 when only its title or headings match)."""
 
     path: str
     number: int
@@ -87,6 +91,7 @@ class PassageHit(NamedTuple):
     text: str
     headings: tuple[str, ...]
     score: float
+    body: float
 
 
 def create(db: sqlite3.Connection) -> None:
@@ -139,8 +144,9 @@ def candidates(db: sqlite3.Connection, query: str, *, limit: int = 200) -> list[
     if match is None or limit <= 0:
         return []
     rows = db.execute(SEARCH, (HEADS_WEIGHT, match, limit)).fetchall()
-    return [PassageHit(path, number, start, end, block_id, text, tuple(json.loads(heads)), score)
-            for path, number, start, end, block_id, text, heads, score in rows]
+    return [PassageHit(path, number, start, end, block_id, text, tuple(json.loads(heads)), score,
+                       body) for path, number, start, end, block_id, text, heads, score, body
+            in rows]
 
 
 def search_form(text: str) -> str:

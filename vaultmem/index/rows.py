@@ -1,14 +1,19 @@
-"""What the index stores of a parsed note besides its record: its graph node, tags and links."""
+"""What the index stores of a parsed note besides its record: its graph node, tags, links,
+facts and names."""
 
 from __future__ import annotations
 
+import datetime as dt
 import marshal
+import re
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..model import Link, Note
 from ..read.resolve import Resolver, link_name, nfc
 
 ATTACHMENT = "attachment"
+WORD = re.compile(r"\w+")
 
 
 class LinkRow(NamedTuple):
@@ -46,6 +51,13 @@ def node_attrs(note: Note) -> dict[str, Any]:
 def _scalar(value: object) -> str | None:
     """A frontmatter value as a string when it is a plain scalar."""
     return str(value) if isinstance(value, str | int | float) else None
+
+
+def expires(note: Note) -> str:
+    """The day a note's memory stops holding (``expires`` or ``valid_until``), "" when none."""
+    fm = note.frontmatter
+    value = fm.get("expires") or fm.get("valid_until")
+    return str(value)[:10] if isinstance(value, str | dt.date) else ""
 
 
 def edge_kind(link: Link) -> str:
@@ -94,18 +106,41 @@ def file_name(path: str) -> str:
     return nfc(path).rpartition("/")[2].lower()
 
 
-def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]]) -> bytes:
+def name_keys(name: str) -> list[str]:
+    """The blocking keys of a title or alias for fuzzy lookup: the first three letters of
+    each of its words, case-folded (a typo rarely hits the start of every word).
+
+    >>> name_keys("Lucy Tan-Lee")
+    ['luc', 'tan', 'lee']
+    """
+    return list(dict.fromkeys(word[:3] for word in WORD.findall(name.casefold())))
+
+
+def name_rows(note: Note) -> list[tuple[str, str, str, str, bool]]:
+    """(key, case-folded name, name, note id, is an alias) of the note's title and aliases."""
+    names = [(note.id.rsplit("/", 1)[-1], False), *((alias, True) for alias in note.aliases)]
+    return [(key, name.casefold(), name, note.id, alias)
+            for name, alias in dict.fromkeys(names) for key in name_keys(name) or [""]]
+
+
+def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]],
+              meta: Sequence[Any]) -> bytes:
     """Everything the index stores of a parsed note besides its record, marshalled: (type,
-    tag uses, inline fields, node attributes) and, unless vaultmem generated the note, its
-    tags, anchors (headings: 0, block ids: 1), resolved links and ``passages`` (rows of
-    :func:`~vaultmem.index.fts.passage_rows`)."""
-    counts = (note.type, len(note.tags), len(note.fields), marshal.dumps(node_attrs(note)))
+    status, date, expiry, tag uses, inline fields, node attributes) and, unless vaultmem
+    generated the note, its tags, anchors (headings: 0, block ids: 1), resolved links,
+    ``passages`` (rows of :func:`~vaultmem.index.fts.passage_rows`), facts (of ``meta``, an
+    :class:`~vaultmem.index.doc.Meta` as stored) and names."""
+    _, status, date, *_, facts, _ = meta
+    counts = (note.type, status, date, expires(note), len(note.tags), len(note.fields),
+              marshal.dumps(node_attrs(note)))
     if note.generated:
-        return marshal.dumps((counts, [], [], [], []))
+        return marshal.dumps((counts, [], [], [], [], [], []))
     tags = [(tag, note.id) for tag in note.tag_names()]
     anchors = [(note.id, 0, h.text) for h in note.headings]
     anchors += [(note.id, 1, b.id) for b in note.block_ids]
     links = [(r.source, link_name(r.target, r.source), r.target, r.node, r.missing,
               r.ambiguous, r.kind, r.line, r.raw, r.subpath, r.embed)
              for r in link_rows(note, resolver)]
-    return marshal.dumps((counts, tags, anchors, links, passages))
+    fact_rows = [(note.id, attribute, marshal.dumps(value), *rest)
+                 for attribute, value, *rest in facts]
+    return marshal.dumps((counts, tags, anchors, links, passages, fact_rows, name_rows(note)))

@@ -349,19 +349,21 @@ def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> En
 def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | None) -> Entry:
     """The entry of a note read as ``data``: the parsed note, its search document and (with a
     resolver) its index rows."""
-    from ..read.parse import parse_with_body  # markdown-it is imported only when parsing
-    from ..read.passages import split_passages
+    from ..read.note_passages import note_passages  # markdown-it is imported only to parse
+    from ..read.parse import parse_with_body
 
-    note, body, body_line, tokens = parse_with_body(info.path, data, config, info.size)
+    parsed = parse_with_body(info.path, data, config, info.size)
+    note, body = parsed.note, parsed.body
     note.mtime_ns, note.size = info.mtime_ns, info.size
     terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
-    search = SearchDoc(terms, length, text, 0, meta_of(note, body, text))
+    meta = meta_of(note, body, text)
+    search = SearchDoc(terms, length, text, 0, meta)
     rows = b""
     if resolver is not None:
-        passages = [] if note.generated else split_passages(tokens, body, body_line)
-        rows = note_rows(note, resolver, passage_rows(info.path, passages))
+        passages = [] if note.generated else note_passages(parsed)
+        rows = note_rows(note, resolver, passage_rows(info.path, passages), meta)
     return encode(note, search, (info.change_ns, info.inode), rows)
 
 
@@ -369,5 +371,6 @@ def _failed_entry(info: FileInfo, kind: str, message: str, resolver: Resolver | 
     """The entry of a note that could not be read or parsed."""
     note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
     note.problems.append(Problem(info.path, kind, message, None))
-    rows = note_rows(note, resolver, []) if resolver is not None else b""
-    return encode(note, SearchDoc({}, 0, "", 0, meta_of(note)), rows=rows)
+    meta = meta_of(note)
+    rows = note_rows(note, resolver, [], meta) if resolver is not None else b""
+    return encode(note, SearchDoc({}, 0, "", 0, meta), rows=rows)

@@ -26,7 +26,7 @@ from ..read.resolve import Resolver
 from . import fts, update
 from .sql import IN_ARRAY, array
 
-SCHEMA = 2
+SCHEMA = 3
 BUSY_MS = 30_000
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
@@ -34,9 +34,10 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE notes(path TEXT PRIMARY KEY, id TEXT NOT NULL, mtime_ns INTEGER NOT NULL,
     size INTEGER NOT NULL,
     flags INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
-    type TEXT NOT NULL, tag_uses INTEGER NOT NULL, fields INTEGER NOT NULL,
-    node BLOB NOT NULL) WITHOUT ROWID;
+    type TEXT NOT NULL, status TEXT NOT NULL, date TEXT NOT NULL, expires TEXT NOT NULL,
+    tag_uses INTEGER NOT NULL, fields INTEGER NOT NULL, node BLOB NOT NULL) WITHOUT ROWID;
 CREATE INDEX notes_by_id ON notes(id);
+CREATE INDEX notes_by_type ON notes(type, date);
 CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, search BLOB NOT NULL);
 CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX files_by_name ON files(name);
@@ -53,6 +54,16 @@ CREATE TABLE anchors(note TEXT NOT NULL, block INTEGER NOT NULL, text TEXT NOT N
 CREATE INDEX anchors_by_note ON anchors(note);
 CREATE TABLE tags(tag TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY(tag, note)) WITHOUT ROWID;
 CREATE INDEX tags_by_note ON tags(note);
+CREATE TABLE facts(note TEXT NOT NULL, attribute TEXT NOT NULL, value BLOB NOT NULL,
+    line INTEGER NOT NULL, kind TEXT NOT NULL, entity TEXT NOT NULL, valid_from TEXT NOT NULL,
+    valid_until TEXT NOT NULL, confidence REAL, asserted TEXT NOT NULL);
+CREATE INDEX facts_by_note ON facts(note);
+CREATE INDEX facts_by_attribute ON facts(attribute);
+CREATE TABLE names(key TEXT NOT NULL, folded TEXT NOT NULL, name TEXT NOT NULL,
+    note TEXT NOT NULL, alias INTEGER NOT NULL);
+CREATE INDEX names_by_key ON names(key);
+CREATE INDEX names_by_folded ON names(folded);
+CREATE INDEX names_by_note ON names(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);

@@ -27,7 +27,8 @@ def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     fts.remove(db, json.loads(gone))
     for table, column, keys in [("notes", "path", gone), ("bodies", "path", gone),
                                 ("links", "source", ids), ("tags", "note", ids),
-                                ("anchors", "note", ids)]:
+                                ("anchors", "note", ids), ("facts", "note", ids),
+                                ("names", "note", ids)]:
         db.execute(f"DELETE FROM {table} WHERE {column} IN {IN_ARRAY}", (keys,))
 
 
@@ -35,18 +36,21 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
     """Store parsed notes (made by ``parse_files`` with a resolver) with their node, tags,
     headings, block ids, resolved links and passages (a generated note's are not memory)."""
     rows: dict[str, list[tuple[Any, ...]]] = {"notes": [], "bodies": [], "tags": [],
-                                               "anchors": [], "links": []}
+                                               "anchors": [], "links": [], "facts": [],
+                                               "names": []}
     passages: list[tuple[Any, ...]] = []
     for path, entry in entries.items():
         if not entry.rows:
             raise ValueError(f"{path}: an entry parsed without its index rows (no resolver)")
-        counts, tags, anchors, links, texts = marshal.loads(entry.rows)
+        counts, tags, anchors, links, texts, facts, names = marshal.loads(entry.rows)
         rows["notes"].append((path, path[:-3], entry.mtime_ns, entry.size, entry.flags,
                               *entry.identity, *counts))
         rows["bodies"].append((path, entry.record, entry.search))
         rows["tags"] += tags
         rows["anchors"] += anchors
         rows["links"] += links
+        rows["facts"] += facts
+        rows["names"] += names
         passages += [(path, *row) for row in texts]
     fts.add_rows(db, passages)
     for table, values in rows.items():

@@ -151,11 +151,13 @@ class Tools:
                                            "day, YYYY-MM-DD.")] = None,
         folder: Annotated[str | None, Field(description="Only notes in this folder.")] = None,
         limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
+        passages: Annotated[int, Field(ge=0, le=100, description="Best passages shown per "
+                                       "note.")] = 0,
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
         with self.fresh() as vault:
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
-                          limit=limit)
+                          limit=limit, passages=passages)
             return self.out({"query": query, "results": [h.to_dict() for h in hits]})
 
     def related(

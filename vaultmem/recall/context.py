@@ -12,27 +12,26 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from ..clock import today as clock_today
 from ..errors import UsageError
+from ..index.lookup import linked_from_lines
 from ..model import Json
 from ..secrets import redact
 from ..text import tokens
 from ..vault import Vault
 from .budget import TokenCounter, counter, trim
 from .gather import (
-    LIST_MARK,
     ContextItem,
     agent_items,
-    cite,
     decision_items,
     kpi_items,
     line_items,
     neighbour_items,
-    note_lines,
     now_items,
     person_item,
     recent_items,
 )
-from .search import best_lines, search
+from .relevant import Scored, relevant_passages
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
@@ -40,10 +39,8 @@ SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
             ("decisions", "Decisions", 0.08, 1.2), ("kpis", "KPIs", 0.05, 1.0),
             ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
             ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
-HITS = 8
-TOKENS_PER_HIT = 60  # a bigger budget searches deeper
-WINDOWS = 2  # passages per hit note
-AROUND = 2
+PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
+RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
 MIN_ROOM = 12  # tokens: less than this left holds no useful item
@@ -76,7 +73,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     agent_note = vault.note(agent) if agent else None
     terms = set(tokens(query or ""))
     candidates = _candidates(vault, agent_note.id if agent_note else None, query, note, terms,
-                             budget)
+                             budget, today or clock_today())
     header = _header(agent_note.title if agent_note else None, query)
     if count(header) + 20 > budget:
         raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
@@ -94,7 +91,7 @@ def _header(agent: str | None, query: str | None) -> str:
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                terms: set[str], budget: int) -> list[ContextItem]:
+                terms: set[str], budget: int, today: dt.date) -> list[ContextItem]:
     """Every candidate item of every section (secrets are redacted when an item is chosen)."""
     near: set[str] = set()
     items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
@@ -102,7 +99,7 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
         agent_note = vault.notes[agent]
         near |= {link.resolved for link in agent_note.links if link.resolved}
         items += agent_items(vault, agent_note, terms)
-    relevant, linked = _relevant(vault, query, note, agent, budget)
+    relevant, linked = _relevant(vault, query, note, agent, budget, today)
     near |= linked | {item.id for item in relevant}
     items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
     items += _people(vault, near, agent)
@@ -111,8 +108,8 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
 
 
 def _relevant(vault: Vault, query: str | None, note: str | None, agent: str | None,
-              budget: int) -> tuple[list[ContextItem], set[str]]:
-    """Search hits with the lines around their best line, and the notes those lines link."""
+              budget: int, today: dt.date) -> tuple[list[ContextItem], set[str]]:
+    """The passages that answer the question (or the note's lines), and the notes they link."""
     items: list[ContextItem] = []
     linked: set[str] = set()
     if note:
@@ -122,42 +119,24 @@ def _relevant(vault: Vault, query: str | None, note: str | None, agent: str | No
     if agent and not query and not note:
         items += neighbour_items(vault, vault.notes[agent], set())
     if query:
-        hits = search(vault, query, limit=max(HITS, budget // TOKENS_PER_HIT), snippets=False)
-        terms = tokens(query)
-        for rank, hit in enumerate(hits):
-            if hit.id in ("MEMORY", "NOW") or hit.id == agent:
-                continue
-            text = note_lines(vault, hit.id)
-            found = best_lines("\n".join(text), terms, WINDOWS, body_only=True)
-            for extra, line in enumerate(found or [0]):
-                item, links = _around(vault, hit.id, line or None,
-                                      len(hits) - rank + hit.score - extra)
-                if not any(set(item.lines) & set(i.lines) for i in items if i.id == hit.id):
-                    items.append(item)
-                    linked |= links
+        leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
+        found = relevant_passages(vault, query, today=today, leave_out=leave_out)
+        found = found[: max(8, int(budget * PASSAGES_PER_TOKEN))]
+        items += [_passage_item(scored) for scored in found]
+        linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
+                                                   f.passage.end) for f in found])
     return items, linked
 
 
-def _around(vault: Vault, note_id: str, line: int | None, score: float) -> tuple[ContextItem,
-                                                                                 set[str]]:
-    """The hit's best line with up to two lines either side (within its paragraph or entry)."""
-    note = vault.notes[note_id]
-    lines = note_lines(vault, note_id)
-    centre = line or next((h.line + 1 for h in note.headings), 1)
-    while centre < len(lines) and (not lines[centre - 1].strip()
-                                   or lines[centre - 1].lstrip().startswith(("#", "---"))):
-        centre += 1  # from a heading or a blank line to the text under it
-    chosen = [centre]
-    for step in (-1, 1):
-        at = centre + step
-        while len(chosen) < 2 * AROUND + 1 and 0 < at <= len(lines) and lines[at - 1].strip() \
-                and not lines[at - 1].lstrip().startswith(("#", "---")):
-            chosen.append(at)
-            at += step
-    chosen.sort()
-    text = "\n".join(LIST_MARK.sub("", lines[n - 1].strip()) for n in chosen if n <= len(lines))
-    links = {link.resolved for link in note.links if link.line in chosen and link.resolved}
-    return ContextItem(note.id, "relevant", text, cite(note, centre), score, chosen), links
+def _passage_item(scored: Scored) -> ContextItem:
+    """A passage as a Relevant item, under its note's heading (with the note's date when its
+    id does not hold it), cited by block id or line."""
+    passage, day = scored.passage, scored.date[:10]
+    cite = f"^{passage.block_id}" if passage.block_id else f"line {passage.start}"
+    group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
+    return ContextItem(passage.note, "relevant", passage.text, cite,
+                       RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
+                       group=group)
 
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:
@@ -176,8 +155,18 @@ def _line(item: ContextItem) -> str:
     return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
 
 
+def _headings(item: ContextItem, chosen: list[ContextItem], count: TokenCounter) -> int:
+    """Tokens of the headings ``item`` adds: its section's and its group's, when new."""
+    title = next(t for k, t, _, _ in SECTIONS if k == item.section)
+    section = 0 if any(i.section == item.section for i in chosen) else count(f"\n## {title}\n")
+    group = 0 if not item.group or any(i.group == item.group and i.section == item.section
+                                       for i in chosen) else count(f"### {item.group}\n")
+    return section + group
+
+
 def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[ContextItem]:
-    """Floors first, then the best of the rest; an item that does not fit is trimmed.
+    """Floors first, then the best of the rest; an item that does not fit is trimmed (a
+    passage is left out instead: it is shown whole or not at all).
 
     Secrets are redacted from an item before its size is counted, so the budget holds.
     """
@@ -186,12 +175,14 @@ def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[
                   for key, *_ in SECTIONS}
     chosen: list[ContextItem] = []
     used = 0
-    for key, title, floor, _ in SECTIONS:
-        share, heading = int(budget * floor), count(f"\n## {title}\n")
+    for key, _, floor, _ in SECTIONS:
+        share = int(budget * floor)
         for item in by_section[key]:
             _redact(item)
-            cost = _cost(item, count) + (heading if not _has(chosen, key) else 0)
+            cost = _cost(item, count) + _headings(item, chosen, count)
             if cost > share or used + cost > budget:
+                if item.group:
+                    continue  # a smaller passage may still fit the floor
                 break
             chosen.append(item)
             used, share = used + cost, share - cost
@@ -213,17 +204,14 @@ def _redact(item: ContextItem) -> None:
     item.cite = redact(item.cite)
 
 
-def _has(chosen: list[ContextItem], section: str) -> bool:
-    """True when a section already has an item (its heading is paid for)."""
-    return any(item.section == section for item in chosen)
-
-
 def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: TokenCounter) -> int:
-    """Add ``item`` (trimmed if needed) when it fits in ``room``; the tokens it used."""
-    title = next(t for k, t, _, _ in SECTIONS if k == item.section)
-    heading = 0 if _has(chosen, item.section) else count(f"\n## {title}\n")
+    """Add ``item`` (trimmed if needed, unless a passage) when it fits in ``room``; the tokens
+    it used."""
+    heading = _headings(item, chosen, count)
     cost = _cost(item, count) + heading
     if cost > room:
+        if item.group:
+            return 0
         overhead = _cost(ContextItem(item.id, item.section, "", item.cite, 0), count) + heading
         limit = room - overhead - item.text.count("\n")  # continuation lines are indented
         item.text = trim(item.text, limit, count) if limit > 0 else ""
@@ -261,17 +249,30 @@ def _total(items: list[ContextItem], count: TokenCounter) -> int:
     """Tokens of the rendered sections (per-piece estimates round up, so never less)."""
     titles = {key: title for key, title, _, _ in SECTIONS}
     headings = sum(count(f"\n## {titles[s]}\n") for s in {i.section for i in items})
-    return headings + sum(_cost(item, count) for item in items)
+    groups = sum(count(f"### {g}\n") for g in {i.group for i in items if i.group})
+    return headings + groups + sum(_cost(item, count) for item in items)
 
 
 def _render(header: str, items: list[ContextItem]) -> str:
-    """The Markdown context: sections in their fixed order, items in score order."""
+    """The Markdown context: sections in their fixed order, items in score order; grouped
+    items under their group's heading (best group first), in file order."""
     parts = [header.rstrip("\n")] if header else []
     for key, title, _, _ in SECTIONS:
         section = sorted((i for i in items if i.section == key),
                          key=lambda i: (-i.score, i.id, i.lines))
         if section:
-            parts.append(f"\n## {title}\n" + "\n".join(_line(i) for i in section))
+            parts.append(f"\n## {title}\n" + "\n".join(_section_lines(section)))
     for item in items:
         item.tokens = counter()(_line(item) + "\n")
     return "\n".join(parts).strip("\n") + "\n"
+
+
+def _section_lines(items: list[ContextItem]) -> list[str]:
+    """A section's lines: ungrouped items as they come, then each group under its heading."""
+    lines = [_line(item) for item in items if not item.group]
+    groups = list(dict.fromkeys(item.group for item in items if item.group))
+    for group in groups:
+        lines.append(f"### {group}")
+        lines += [_line(i) for i in sorted((i for i in items if i.group == group),
+                                           key=lambda i: i.lines)]
+    return lines

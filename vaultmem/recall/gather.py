@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-from ..index.doc import link_term, read_meta
+from ..index.lookup import facts, facts_named, latest_of_type, notes_of_type
 from ..model import Json, Note
 from ..secrets import redact
 from ..text import tokens
@@ -28,6 +28,7 @@ class ContextItem:
     score: float
     lines: list[int] = field(default_factory=list)
     tokens: int = 0
+    group: str = ""  # the heading it is shown under within its section ("" for none)
 
     def to_dict(self) -> Json:
         """The ``context --json`` item shape."""
@@ -128,9 +129,9 @@ def now_items(vault: Vault, query: set[str]) -> list[ContextItem]:
 
 
 def backlinkers(vault: Vault, note: Note) -> list[str]:
-    """Notes that link to ``note`` (from the search index, no graph needed)."""
-    postings = vault.search_index.postings(link_term(note.title))
-    return sorted({p.id for p in postings} - {note.id})
+    """Source notes that link to ``note`` (from the index's links, no graph needed)."""
+    return [other for other in vault.store.linking(note.id)
+            if other != note.id and other in vault.notes]
 
 
 def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]:
@@ -153,19 +154,19 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
 
 def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
-    superseded = {fact.entity for _, meta in vault.search_index.summaries()
-                  for fact in meta.brief if fact.attribute == "supersedes"}
+    superseded = {fact.entity for _, fact in facts_named(vault.store, "supersedes")}
+    decisions = {note_id: meta for note_id, meta in notes_of_type(vault.store, "decision").items()
+                 if meta.status in LIVE and note_id not in superseded
+                 and note_id.rsplit("/", 1)[-1] not in superseded}
+    stated = facts(vault.store, decisions)
     items = []
-    for note_id, meta in vault.search_index.summaries():
-        if meta.type != "decision" or meta.status not in LIVE:
-            continue
+    for note_id, meta in sorted(decisions.items()):
+        brief = stated.get(note_id, [])
         title = note_id.rsplit("/", 1)[-1]
-        if title in superseded or note_id in superseded:
-            continue
-        rationale = next((str(f.value) for f in meta.brief if f.attribute == "rationale"), "")
+        rationale = next((str(f.value) for f in brief if f.attribute == "rationale"), "")
         text = f"{title} ({meta.date or 'undated'})" + (f": {rationale}" if rationale else "")
         score = 1 + (note_id in near) * 2 + 2 * overlap(text, query) + _recency(meta.date)
-        lines = sorted({f.line for f in meta.brief if f.attribute in ("rationale", "topic")})
+        lines = sorted({f.line for f in brief if f.attribute in ("rationale", "topic")})
         items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, lines))
     return items
 
@@ -189,26 +190,27 @@ def _recency(date: str) -> float:
 
 def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """KPIs: value against target, with the trend of their history table."""
+    kpis = sorted(notes_of_type(vault.store, "kpi"))
+    stated = facts(vault.store, kpis)
     items = []
-    for note_id, meta in vault.search_index.summaries():
-        if meta.type != "kpi":
-            continue
-        props = {f.attribute: f.value for f in meta.brief if f.kind == "property"}
+    for note_id in kpis:
+        brief = [f for f in stated.get(note_id, []) if f.kind == "property"]
+        props = {f.attribute: f.value for f in brief}
         trend = [m.group(2) for line in note_lines(vault, note_id)
                  if (m := TABLE_ROW.match(line.strip()))]
         text = (f"{note_id.rsplit('/', 1)[-1]}: {props.get('value', '?')}"
                 f" (target {props.get('target', '?')} {props.get('unit', '')})".rstrip()
                 + (f", trend {trend[0]} → {trend[-1]}" if len(trend) > 1 else ""))
-        lines = sorted({f.line for f in meta.brief if f.attribute in ("value", "target", "unit")})
+        lines = sorted({f.line for f in brief if f.attribute in ("value", "target", "unit")})
         items.append(ContextItem(note_id, "kpis", text.replace(" )", ")"), f"[[{note_id}]]",
                                  1 + 2 * (note_id in near) + 2 * overlap(text, query), lines))
     return items
 
 
 def property_lines(vault: Vault, note_id: str, keys: tuple[str, ...]) -> list[int]:
-    """The file lines of a note's properties ``keys`` (from its cached facts)."""
-    meta = read_meta(vault.index.notes.entry(note_id))
-    return sorted({f.line for f in meta.facts if f.attribute in keys and f.kind == "property"})
+    """The file lines of a note's properties ``keys`` (from the index's facts)."""
+    stated = facts(vault.store, [note_id]).get(note_id, [])
+    return sorted({f.line for f in stated if f.attribute in keys and f.kind == "property"})
 
 
 PERSON_KEYS = ("role", "org", "timezone")
@@ -225,8 +227,7 @@ def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
 
 def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
     """Entries of the last ``days`` daily notes: time, title and first line."""
-    dailies = sorted(((meta.date, i) for i, meta in vault.search_index.summaries()
-                      if meta.type == "daily" and meta.date), reverse=True)[:days]
+    dailies = latest_of_type(vault.store, "daily", days)
     items = []
     for rank, (date, note_id) in enumerate(dailies):
         note = vault.notes[note_id]

@@ -202,7 +202,7 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10,
     index; what ``related`` and the MCP tool answer."""
     from ..graph import ego_graph
     from ..index.graph_rows import tag_members
-    from .search import similar
+    from .similar_notes import similar
 
     note = vault.note(name)
     text = similar(vault, vault.note_text(note.id), exclude=note.id)

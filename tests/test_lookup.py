@@ -1,0 +1,123 @@
+"""What recall reads from the index (facets, facts, names, passages) equals the parse, and the
+passage ranking behind the context's Relevant section: replies, times, names, expiry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from vaultmem.index.doc import read_meta
+from vaultmem.index.lookup import facets, facts, named, names_like, passages
+from vaultmem.index.rows import expires
+from vaultmem.recall.periods import Period, query_periods, spoken_days
+from vaultmem.recall.relevant import relevant_passages
+from vaultmem.vault import Vault
+
+from .test_graph_index import VAULTS
+
+TODAY = dt.date(2026, 3, 20)
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda path: path.name)
+def test_facets_facts_and_names_equal_the_parse(root: Path) -> None:
+    vault = Vault(root, use_cache=False)
+    notes = vault.notes
+    ids = sorted(notes)
+    stored, stated = facets(vault.store, ids), facts(vault.store, ids)
+    for note_id in ids:
+        note, meta = notes[note_id], read_meta(notes.entry(note_id))
+        assert stored[note_id] == (meta.type, meta.status, meta.date, expires(note),
+                                   sorted(note.tag_names())), note_id
+        assert stated.get(note_id, []) == meta.facts, note_id
+        for name in (note.title, *note.aliases):
+            assert note_id in named(vault.store, name), (note_id, name)
+    assert set(facets(vault.store, ["no/such note"])) == set()
+
+
+def test_names_are_blocked_by_word_starts(tmp_path: Path) -> None:
+    (tmp_path / "Lucy Tan.md").write_text("---\naliases: [LT, Lucia]\n---\nhi\n")
+    (tmp_path / "Other.md").write_text("x\n")
+    vault = Vault(tmp_path, use_cache=False)
+    _ = vault.notes
+    assert {(n.note, n.name) for n in names_like(vault.store, "lucie tann", every_below=0)} == {
+        ("Lucy Tan", "Lucy Tan"), ("Lucy Tan", "Lucia")}
+    assert len(names_like(vault.store, "zzz", every_below=10)) == 4  # small: every name
+    assert named(vault.store, "lt", aliases_only=True) == ["Lucy Tan"]
+    assert named(vault.store, "lucy tan", aliases_only=True) == []
+
+
+def test_properties_and_empty_headings_are_passages(tmp_path: Path) -> None:
+    (tmp_path / "Ana.md").write_text(
+        "---\nrole: CTO\nteam: ['[[Boris]]', Cy]\nnested: {a: 1}\n---\n# Ana\n\n"
+        "## 09:00 — Called the bank\n\n## Notes\nLikes tea.\n### Empty at the end\n")
+    vault = Vault(tmp_path, use_cache=False)
+    _ = vault.notes
+    found = [(p.kind, p.text, p.headings, p.start, p.end) for p in passages(
+        vault.store, ["Ana"])["Ana"]]
+    assert found == [("properties", "role: CTO; team: Boris, Cy", (), 2, 4),
+                     ("heading", "09:00 — Called the bank", ("Ana",), 8, 8),
+                     ("paragraph", "Likes tea.", ("Ana", "Notes"), 11, 11),
+                     ("heading", "Empty at the end", ("Ana", "Notes"), 12, 12)]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("what happened on 2026-02-03?", [Period(dt.date(2026, 2, 3), dt.date(2026, 2, 3))]),
+    ("in May 2023", [Period(dt.date(2023, 5, 1), dt.date(2023, 5, 31))]),
+    ("on 10 January", [Period(dt.date(2000, 1, 10), dt.date(2000, 1, 10), True)]),
+    ("March 3rd, 2025", [Period(dt.date(2025, 3, 3), dt.date(2025, 3, 3))]),
+    ("during 2024", [Period(dt.date(2024, 1, 1), dt.date(2024, 12, 31))]),
+    ("what did we do yesterday", [Period(dt.date(2026, 3, 19), dt.date(2026, 3, 19))]),
+    ("last week", [Period(dt.date(2026, 3, 10), dt.date(2026, 3, 16))]),
+    ("we may 10 times", []), ("31 February", []), ("nothing about time", [])])
+def test_query_periods(question: str, expected: list[Period]) -> None:
+    assert query_periods(question, TODAY) == expected
+
+
+def test_spoken_days_read_relative_words_from_the_note_day() -> None:
+    day = dt.date(2026, 3, 10)
+    assert spoken_days("the day before yesterday we met", day) == [day, dt.date(2026, 3, 8)]
+    assert Period(dt.date(2000, 3, 9), dt.date(2000, 3, 9), True).holds(dt.date(2031, 3, 9))
+
+
+def chat_vault(root: Path) -> Vault:
+    """Two sessions of a chat log: a question answered in the next turn with other words."""
+    (root / "Daily").mkdir()
+    (root / "People").mkdir()
+    (root / ".obsidian").mkdir()
+    (root / ".obsidian" / "daily-notes.json").write_text('{"folder": "Daily"}')
+    for name in ("Anna", "Boris"):
+        (root / "People" / f"{name}.md").write_text(f"---\ntype: person\n---\n# {name}\n")
+    (root / "Daily" / "2026-01-05.md").write_text(
+        "- [[Anna]]: which dentist did you pick for the kids? ^t1\n"
+        "- [[Boris]]: Dr Kim on Elm Street, she was great with them ^t2\n"
+        "- [[Anna]]: the weather is cold ^t3\n")
+    (root / "Daily" / "2026-03-19.md").write_text(
+        "- [[Boris]]: yesterday I booked the dentist again ^u1\n"
+        "- [[Anna]]: good, the kids liked her ^u2\n")
+    (root / "Old.md").write_text("---\nexpires: 2026-01-01\n---\nthe dentist plan was Dr Lee\n")
+    return Vault(root, use_cache=False)
+
+
+def test_a_reply_ranks_with_its_question(tmp_path: Path) -> None:
+    found = relevant_passages(chat_vault(tmp_path), "which dentist for the kids?", today=TODAY)
+    order = [(s.passage.note, s.passage.block_id) for s in found]
+    assert ("Daily/2026-01-05", "t2") in order  # no word of the question, found as the reply
+    assert order.index(("Daily/2026-01-05", "t2")) < order.index(("Daily/2026-01-05", "t3")) \
+        if ("Daily/2026-01-05", "t3") in order else True
+    assert "Old" not in {note for note, _ in order}  # expired memory gives nothing
+
+
+def test_a_named_time_prefers_passages_of_that_time(tmp_path: Path) -> None:
+    vault = chat_vault(tmp_path)
+    january = relevant_passages(vault, "the dentist on 5 January", today=TODAY)
+    march = relevant_passages(vault, "the dentist on 18 March", today=TODAY)
+    assert january[0].passage.block_id == "t1"
+    assert march[0].passage.block_id == "u1"  # written on the 19th: "yesterday" is the 18th
+
+
+def test_a_named_person_lifts_the_passages_naming_them(tmp_path: Path) -> None:
+    vault = chat_vault(tmp_path)
+    found = relevant_passages(vault, "what did Bo say about the dentist", today=TODAY)
+    assert found[0].passage.text.startswith("[[Boris]]")

@@ -1,0 +1,182 @@
+"""Queries of the index for recall: passages by relevance, notes' facets, names and facts.
+
+Each reads only the rows its answer needs (by id, by name key, by type), never every note.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from ..read.extract import RawFact
+from ..read.record import GENERATED
+from . import fts
+from .rows import name_keys
+from .sql import IN_ARRAY, array
+from .store import Store
+
+
+class Facets(NamedTuple):
+    """What search filters read of a note."""
+
+    type: str
+    status: str  # lower case, "" when none
+    date: str
+    expires: str  # the day its memory stops holding, "" when none
+    tags: list[str]
+
+
+class Passage(NamedTuple):
+    """A stored passage of a note, with the note's id."""
+
+    note: str
+    number: int
+    kind: str
+    headings: tuple[str, ...]
+    start: int
+    end: int
+    block_id: str | None
+    text: str
+
+
+class Name(NamedTuple):
+    """A title or alias of a note."""
+
+    note: str
+    name: str
+    alias: bool
+
+
+def matching_passages(store: Store, query: str, *, limit: int) -> list[fts.PassageHit]:
+    """The passages matching a term of ``query``, best first by bm25 (at most ``limit``)."""
+    return fts.candidates(store.db, query, limit=limit)
+
+
+def passages(store: Store, ids: Iterable[str]) -> dict[str, list[Passage]]:
+    """Every passage of the notes ``ids`` (those with any), in file order."""
+    found: dict[str, list[Passage]] = {}
+    for path, number, kind, heads, start, end, block, text in store.query(
+            "SELECT path, number, kind, headings, start_line, end_line, block_id, text "
+            f"FROM passages WHERE path IN (SELECT path FROM notes WHERE id IN {IN_ARRAY}) "
+            "ORDER BY path, number", (array(ids),)):
+        note = path[:-3]
+        found.setdefault(note, []).append(
+            Passage(note, number, kind, tuple(json.loads(heads)), start, end, block, text))
+    return found
+
+
+def passages_near(store: Store, keys: Iterable[tuple[str, int]], *, before: int,
+                  after: int) -> list[Passage]:
+    """The passages up to ``before`` places before and ``after`` places after each (note id,
+    passage number) of ``keys`` (those themselves too), each once, by note and number."""
+    wanted = json.dumps(sorted(set(keys)), ensure_ascii=False)
+    rows = store.query(
+        "SELECT DISTINCT p.path, p.number, p.kind, p.headings, p.start_line, p.end_line, "
+        "p.block_id, p.text FROM json_each(?) AS k JOIN notes AS n ON n.id = k.value ->> 0 "
+        "JOIN passages AS p ON p.path = n.path AND p.number BETWEEN (k.value ->> 1) - ? "
+        "AND (k.value ->> 1) + ? ORDER BY p.path, p.number", (wanted, before, after))
+    return [Passage(path[:-3], number, kind, tuple(json.loads(heads)), start, end, block, text)
+            for path, number, kind, heads, start, end, block, text in rows]
+
+
+def facets(store: Store, ids: Iterable[str]) -> dict[str, Facets]:
+    """Type, status, date and tags of the source notes among ``ids``."""
+    wanted = array(ids)
+    found = {note_id: Facets(kind, status, date, expires, []) for note_id, kind, status, date,
+             expires in store.query("SELECT id, type, status, date, expires FROM notes "
+                                    f"WHERE id IN {IN_ARRAY} "
+                         f"AND NOT flags & {GENERATED}", (wanted,))}
+    for tag, note_id in store.query(
+            f"SELECT tag, note FROM tags WHERE note IN {IN_ARRAY} ORDER BY tag", (wanted,)):
+        if note_id in found:
+            found[note_id].tags.append(tag)
+    return found
+
+
+def notes_of_type(store: Store, kind: str) -> dict[str, Facets]:
+    """Facets of every source note of type ``kind``, by id."""
+    ids = [row[0] for row in store.query(
+        f"SELECT id FROM notes WHERE type = ? AND NOT flags & {GENERATED}", (kind,))]
+    return facets(store, ids)
+
+
+def latest_of_type(store: Store, kind: str, count: int) -> list[tuple[str, str]]:
+    """(date, id) of the ``count`` source notes of type ``kind`` with the latest dates, newest
+    first (ties by id, last first)."""
+    return [(date, note_id) for date, note_id in store.query(
+        f"SELECT date, id FROM notes WHERE type = ? AND date != '' AND NOT flags & {GENERATED} "
+        "ORDER BY date DESC, id DESC LIMIT ?", (kind, count))]
+
+
+def newest_date(store: Store) -> str:
+    """The latest date of any source note ("" when none has one)."""
+    rows = store.query(f"SELECT MAX(date) FROM notes WHERE date != '' AND NOT flags & {GENERATED}")
+    return rows[0][0] or ""
+
+
+def names_like(store: Store, query: str, *, every_below: int) -> list[Name]:
+    """The titles and aliases worth comparing with ``query``: all of them in a vault of fewer
+    than ``every_below`` notes, else those sharing a word's first three letters with it."""
+    count = store.query(f"SELECT COUNT(*) FROM notes WHERE NOT flags & {GENERATED}")[0][0]
+    if count < every_below:
+        rows = store.query("SELECT DISTINCT note, name, alias FROM names")
+    else:
+        rows = store.query(f"SELECT DISTINCT note, name, alias FROM names WHERE key IN "
+                           f"{IN_ARRAY}", (array(name_keys(query)),))
+    return sorted(Name(note, name, bool(alias)) for note, name, alias in rows)
+
+
+def named(store: Store, name: str, *, aliases_only: bool = False) -> list[str]:
+    """Ids of the notes with the title or alias ``name`` (case-folded), sorted."""
+    extra = " AND alias" if aliases_only else ""
+    return [row[0] for row in store.query(
+        f"SELECT DISTINCT note FROM names WHERE folded = ?{extra} ORDER BY note",
+        (name.casefold(),))]
+
+
+def facts(store: Store, ids: Iterable[str]) -> dict[str, list[RawFact]]:
+    """The facts each note among ``ids`` states, in stored order."""
+    found: dict[str, list[RawFact]] = {}
+    for note, *row in store.query(
+            "SELECT note, attribute, value, line, kind, entity, valid_from, valid_until, "
+            f"confidence, asserted FROM facts WHERE note IN {IN_ARRAY} ORDER BY rowid",
+            (array(ids),)):
+        found.setdefault(note, []).append(_fact(row))
+    return found
+
+
+def facts_named(store: Store, attribute: str) -> list[tuple[str, RawFact]]:
+    """(note id, fact) of every fact of ``attribute`` in the vault."""
+    return [(note, _fact(row)) for note, *row in store.query(
+        "SELECT note, attribute, value, line, kind, entity, valid_from, valid_until, "
+        "confidence, asserted FROM facts WHERE attribute = ? ORDER BY note, rowid",
+        (attribute,))]
+
+
+def linked_from_lines(store: Store, spans: Iterable[tuple[str, int, int]]) -> set[str]:
+    """The source notes linked from the lines ``start`` to ``end`` of each (note id, start,
+    end) of ``spans``."""
+    wanted = json.dumps(sorted(set(spans)), ensure_ascii=False)
+    rows = store.query(
+        "SELECT DISTINCT l.node FROM json_each(?) AS s JOIN links AS l ON l.source = "
+        "s.value ->> 0 AND l.line BETWEEN s.value ->> 1 AND s.value ->> 2 WHERE NOT l.missing",
+        (wanted,))
+    return set(facets(store, [row[0] for row in rows]))
+
+
+def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
+    """(the source notes ``note_id`` links to, those linking to it), each sorted, itself left
+    out."""
+    out = {row[0] for row in store.query(
+        "SELECT node FROM links WHERE source = ? AND NOT missing", (note_id,))} - {note_id}
+    into = set(store.linking(note_id)) - {note_id}
+    notes = facets(store, out | into)
+    return sorted(out & notes.keys()), sorted(into & notes.keys())
+
+
+def _fact(row: list[Any]) -> RawFact:
+    """A stored fact row (without its note) as a :class:`RawFact`."""
+    attribute, value, *rest = row
+    return RawFact(attribute, marshal.loads(value), *rest)

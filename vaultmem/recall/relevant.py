@@ -1,0 +1,179 @@
+"""The passages that answer a question, ranked across the whole vault for an agent's context.
+
+A passage's score, before it is scaled to the context's item scores:
+
+- its bm25 (SQLite FTS5, idf-weighted terms) over its text, plus ``HEADS_SHARE`` of what its
+  note's title and heading path add (shared by every passage under them, they say little about
+  which passage answers), divided by the best passage's;
+- plus ``BORROW`` of the score of the passage just before it in the same note, and ``BORROW``
+  squared of the one before that: a reply ranks with its question, though it shares no word with
+  it (the ``FOLLOWERS`` passages after a match are candidates for that reason alone);
+- plus ``NOTE_SHARE`` of its note's rank (:func:`~vaultmem.recall.search.note_score`, divided by
+  the best): passages of a note that answers in several places rank up;
+- plus ``ENTITY`` when the question names a note (a person, a project: its title or an alias,
+  whole words) and the passage is in that note or names it;
+- plus ``IN_PERIOD`` when the question names a time (a date, a month, "last week" read from
+  ``today``) and the passage speaks of a day in it: its note's date, moved by "yesterday" and
+  the like in its own text (see :mod:`.periods`);
+- plus ``IMPORTANCE`` times (importance - 0.5), for a note whose ``importance`` property is a
+  number (0..1, or 1..10 read as tenths);
+- then times a decay with its note's age, ``AGE_WEIGHT`` at most, halving every ``HALF_LIFE``
+  days (neutral when the question names a time or the note has no date). Age counts from the
+  newest date of any note, or ``today`` if that is earlier: a vault nobody wrote in for a year
+  ranks the same as on its last day.
+
+Notes whose ``expires`` (or ``valid_until``) day has passed give no passages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import NamedTuple
+
+from ..index.fts import PassageHit
+from ..index.lookup import (
+    Facets,
+    Passage,
+    facets,
+    facts,
+    matching_passages,
+    names_like,
+    newest_date,
+    passages_near,
+)
+from ..vault import Vault
+from .periods import Period, parse_day, query_periods, spoken_days
+from .search import BLOCKED_NAMES, by_note, note_score
+
+CANDIDATES = 400
+HEADS_SHARE = 0.25  # of what a passage's title and heading path add to its text's bm25
+BORROW = 0.5
+FOLLOWERS = 2
+FOLLOW_FROM = 0.25  # a match this strong (0..1) makes the passages after it candidates
+NOTE_SHARE = 0.3
+ENTITY = 0.15
+IN_PERIOD = 0.5
+IMPORTANCE = 0.2
+AGE_WEIGHT = 0.1
+HALF_LIFE = 180
+WORD = re.compile(r"\w+")
+MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
+
+
+class Scored(NamedTuple):
+    """A passage and how well it answers the question."""
+
+    passage: Passage
+    score: float
+    date: str  # its note's date, "" when none
+
+
+def relevant_passages(vault: Vault, question: str, *, today: dt.date,
+                      leave_out: frozenset[str] = frozenset()) -> list[Scored]:
+    """The passages that answer ``question``, best first (ties in note and file order); notes
+    among ``leave_out`` give none."""
+    _ = vault.notes  # the index is current first
+    hits = [h for h in matching_passages(vault.store, question, limit=CANDIDATES)
+            if h.path[:-3] not in leave_out]
+    if not hits:
+        return []
+    own = {(h.path[:-3], h.number): h.body + HEADS_SHARE * (h.score - h.body) for h in hits}
+    top = max(own.values())
+    base = {key: value / top for key, value in own.items()}
+    strong = {key for key, value in base.items() if value >= FOLLOW_FROM}
+    near = [p for p in passages_near(vault.store, base, before=0, after=FOLLOWERS)
+            if (p.note, p.number) in base
+            or any((p.note, p.number - step) in strong for step in range(1, FOLLOWERS + 1))]
+    ids = {p.note for p in near}
+    notes = facets(vault.store, ids)
+    weigh = _Weights(vault, question, today, notes, _note_ranks(hits))
+    scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
+              if p.note in notes and not _expired(notes[p.note], today)]
+    return sorted((s for s in scored if s.score > 0),
+                  key=lambda s: (-s.score, s.passage.note, s.passage.number))
+
+
+class _Weights:
+    """What scores a passage beyond its own bm25: see the module docstring."""
+
+    def __init__(self, vault: Vault, question: str, today: dt.date, notes: dict[str, Facets],
+                 ranks: dict[str, float]) -> None:
+        self.newest = min(today, parse_day(newest_date(vault.store)) or today)
+        self.notes = notes
+        self.ranks = ranks
+        self.periods = query_periods(question, today)
+        self.entities = named_in(vault, question)
+        self.importance = _importance(vault, notes)
+
+    def __call__(self, passage: Passage, base: dict[tuple[str, int], float]) -> float:
+        """The passage's score."""
+        note, number = passage.note, passage.number
+        score = base.get((note, number), 0.0) + BORROW * base.get((note, number - 1), 0.0) \
+            + BORROW**2 * base.get((note, number - 2), 0.0)
+        if not score:
+            return 0.0
+        score += NOTE_SHARE * self.ranks.get(note, 0.0)
+        score += ENTITY * any(note == entity or _mentions(passage.text, names)
+                              for entity, names in self.entities.items())
+        day = parse_day(self.notes[note].date)
+        if self.periods and day is not None:
+            score += IN_PERIOD * _in_period(passage.text, day, self.periods)
+        score += IMPORTANCE * (self.importance[note] - 0.5) if note in self.importance else 0.0
+        if not self.periods and day is not None:
+            age = max(0, (self.newest - day).days)
+            score *= 1 - AGE_WEIGHT + AGE_WEIGHT * 0.5 ** (age / HALF_LIFE)
+        return score
+
+
+def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
+    """The notes ``question`` names by title or alias (whole words, case aside), with the
+    names it used."""
+    folded = _words(question)
+    found: dict[str, list[str]] = {}
+    for name in names_like(vault.store, question, every_below=BLOCKED_NAMES):
+        words = _words(name.name).strip()
+        if len(words) >= MIN_NAME and f" {words} " in folded:
+            found.setdefault(name.note, []).append(words)
+    return found
+
+
+def _mentions(text: str, names: list[str]) -> bool:
+    """True when ``text`` holds one of ``names`` as whole words."""
+    folded = _words(text)
+    return any(f" {name} " in folded for name in names)
+
+
+def _words(text: str) -> str:
+    """``text``'s words, case-folded, each between spaces."""
+    return f" {' '.join(WORD.findall(text.casefold()))} "
+
+
+def _in_period(text: str, day: dt.date, periods: list[Period]) -> bool:
+    """True when a text written on ``day`` speaks of a day in one of ``periods``."""
+    return any(period.holds(spoken) for spoken in spoken_days(text, day) for period in periods)
+
+
+def _note_ranks(hits: list[PassageHit]) -> dict[str, float]:
+    """Each note's rank from its matching passages, divided by the best (0..1)."""
+    scores = {note_id: note_score(found) for note_id, found in by_note(hits).items()}
+    top = max(scores.values(), default=0.0) or 1.0
+    return {note_id: score / top for note_id, score in scores.items()}
+
+
+def _importance(vault: Vault, notes: dict[str, Facets]) -> dict[str, float]:
+    """The ``importance`` (0..1) of the notes that state one as a number."""
+    found: dict[str, float] = {}
+    for note_id, stated in facts(vault.store, notes).items():
+        for fact in stated:
+            if fact.attribute == "importance" and isinstance(fact.value, int | float) \
+                    and not isinstance(fact.value, bool):
+                value = float(fact.value)
+                found[note_id] = min(1.0, max(0.0, value / 10 if value > 1 else value))
+    return found
+
+
+def _expired(note: Facets, today: dt.date) -> bool:
+    """True when the note's memory stopped holding before ``today``."""
+    day = parse_day(note.expires)
+    return day is not None and day < today
