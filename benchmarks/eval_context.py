@@ -1,37 +1,56 @@
-r"""Context quality of vaultmem's ``build_context``, next to packing the best BM25 lines.
+r"""Context quality of vaultmem's ``build_context``, next to the best BM25 lines and passages.
 
     XDG_CACHE_HOME=/tmp/ctxevalcache python benchmarks/eval_context.py \
-        [--days 120] [--seed 3] [--failures 10]
+        [--sessions 30] [--seed 3] [--conversations 5] [--failures 10]
 
 Measured: for each question, are ALL its evidence lines inside the context built for it?
-The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on two vaults:
+The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on two groups:
 
 - ``sample_vault`` with the hand-labelled questions of ``queries/context_sample_vault.json``
-  (``{"question", "agent", "evidence": [{"note", "line"}]}``; ``agent`` is the agent whose
-  context it is, or null);
-- a conversation-log vault made by ``gen_conversations.py`` (``--days`` weekdays of meetings,
-  threads and 1:1s between 12 people, ``--seed``) in ``benchmarks/out/conversations-<days>``,
-  rewritten on every run, with the questions it returns (planted facts, asked in other words;
-  some also need a person's or project's note).
+  (``{"question", "kind", "agent", "evidence": [{"note", "line"}]}``; ``agent`` is the agent
+  whose context it is, or null);
+- ``--conversations`` conversation-log vaults made by ``gen_conversations.py`` (``--sessions``
+  sessions between two people, one daily note per day with a session, one ``- [[Speaker]]: text
+  ^id`` item per turn), with seeds ``--seed``, ``--seed`` + 1, ... (same exchanges and questions,
+  other days, other placements and other chit-chat around them), each in
+  ``benchmarks/out/conversations-<sessions>-seed<seed>``, rewritten on every run, with the
+  questions it returns. Their results are pooled; the main table also shows each vault.
+
+Every question has a kind: ``single-hop``, ``multi-hop``, ``temporal`` or ``open`` (see
+``gen_conversations.py``; in ``sample_vault``, labelled by hand).
 
 vaultmem: ``build_context(vault, agent=..., query=question, budget=budget)``, with ``today``
 fixed to the day after the newest note date when the function takes it, so runs do not depend
 on the calendar. An evidence (note, line) is inside when an item of ``ctx.items`` has
 ``id == note`` and ``line in item.lines``, or when the evidence line's stripped text, without
-its list marker (``- ``, ``1. ``, ``- [ ] ``), appears verbatim in ``ctx.text``.
+its list marker (``- ``, ``1. ``, ``- [ ] ``) and a trailing ``^block-id``, appears verbatim in
+``ctx.text``.
 
-Baseline: every non-empty file line of every note in ``vault.notes`` is a document; plain
-Okapi BM25 (``\w+`` lower-case words, no stemming or stop words, k1 = 1.2, b = 0.75, idf
-log(1 + (N - df + 0.5) / (df + 0.5)), each distinct question word counted once). Lines with a
-positive score are packed best first (ties by note id, then line) as ``- <line> ([[note]])``,
-one per line, until the next one would take the text over the budget by vaultmem's
-``estimate_tokens``; an evidence line is inside when it was packed.
+Two baselines in the same run, both plain Okapi BM25 (``\w+`` lower-case words, no stemming or
+stop words, k1 = 1.2, b = 0.75, idf log(1 + (N - df + 0.5) / (df + 0.5)), each distinct question
+word counted once) over documents of every note in ``vault.notes``:
 
-Also printed: the median milliseconds per ``build_context`` call for each vault (after one
-warm-up call, which is reported separately), the shares at budget 1000 by kind of evidence
-(folders of the evidence notes) and by the age of the daily note, and up to ``--failures``
-questions vaultmem missed at budget 1000 (taking the vaults in turn), with the missing lines and
-what the context held instead. Same code, same arguments: same numbers (timings aside).
+- BM25 lines: every non-empty file line is a document;
+- BM25 passages: every passage vaultmem's splitter makes (``split_passages`` on what
+  ``parse_with_body`` saw, as the index does; none of a note marked ``generated_by: vaultmem``)
+  is a document, its text as the splitter gives it (markup and ``^id`` removed). Frontmatter is
+  no passage, so an evidence line among a note's properties is never inside for this baseline.
+
+Documents with a positive score are packed best first (ties by note id, then first line) as
+``- <text> ([[note]])``, one per line, until the next one would take the text over the budget
+by vaultmem's ``estimate_tokens``; an evidence line is inside when a packed document's line span
+(first to last file line) contains it.
+
+Also printed: the shares per kind of question at every budget; the median milliseconds per
+``build_context`` call for each vault or pooled group (after one warm-up call per vault, the
+slowest of which is reported separately); the shares at budget 1000 by the age of the newest
+daily evidence note; where vaultmem's missing evidence lines were at budget 1000 (their note
+not in the context; or in it, the line 1-2 lines after a line it held, 1-2 before, or further
+away); and up to ``--failures`` questions vaultmem missed at budget 1000 (the two vault groups
+in turn; in a group first those the passage baseline had, its vaults in turn), with the missing
+lines, whether the baselines had them, and what the context held instead (each item's section,
+note, lines and the start of its text).
+Same code, same arguments: same numbers (timings aside).
 """
 
 from __future__ import annotations
@@ -49,13 +68,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from gen_conversations import generate_conversations  # noqa: E402
+from gen_conversations import KINDS, generate_conversations  # noqa: E402
 
+from vaultmem.read.parse import parse_with_body  # noqa: E402
+from vaultmem.read.passages import split_passages  # noqa: E402
 from vaultmem.recall.context import build_context  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
@@ -68,43 +89,58 @@ SAMPLE = HERE.parent / "sample_vault"
 LABELS = HERE / "queries" / "context_sample_vault.json"
 OUT = HERE / "out"
 BUDGETS = (500, 1000, 2000)
-FOCUS = 1000  # the budget of the breakdowns and the missed questions
+FOCUS = 1000  # the budget of the age and missing-line breakdowns and the missed questions
 K1, B = 1.2, 0.75
 WORD = re.compile(r"\w+")
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
+BLOCK_ID = re.compile(r"\s+\^[A-Za-z0-9-]+$")
+METHODS = ("vaultmem", "lines", "passages")
+HEADS = {"vaultmem": "vaultmem", "lines": "BM25 lines", "passages": "BM25 passages"}
 
 Evidence = tuple[str, int]
 
 
+class Doc(NamedTuple):
+    """A baseline document: a note's text from its first to its last file line."""
+
+    note: str
+    start: int
+    end: int
+    text: str
+
+
 @dataclass(frozen=True)
 class Case:
-    """One question: its text, the agent asking, and the (note, line) pairs that answer it."""
+    """One question: its text, kind, the agent asking, and the (note, line) pairs answering it."""
 
     question: str
+    kind: str
     agent: str | None
     evidence: tuple[Evidence, ...]
 
 
 @dataclass
 class Suite:
-    """One vault with its questions, its file lines and its baseline."""
+    """One vault with its questions, its file lines and its two baselines."""
 
     name: str
+    group: str  # the name its results are pooled under
     vault: Vault
     cases: list[Case]
     lines: dict[str, list[str]]
-    bm25: LineBM25
+    by_line: BM25
+    by_passage: BM25
     today: dt.date | None
 
 
 @dataclass
 class Result:
-    """One question at one budget: inside or not for both methods, and vaultmem's context."""
+    """One question at one budget: inside or not for each method, and vaultmem's context."""
 
+    suite: Suite
     case: Case
     budget: int
-    vaultmem: bool
-    baseline: bool
+    inside: dict[str, bool]
     missing: list[Evidence]
     context: Any = None
 
@@ -117,7 +153,7 @@ class Timing:
     calls: list[float] = field(default_factory=list)
 
 
-# --- the baseline -----------------------------------------------------------------------------
+# --- the baselines ------------------------------------------------------------------------------
 
 
 def words(text: str) -> list[str]:
@@ -125,23 +161,22 @@ def words(text: str) -> list[str]:
     return WORD.findall(text.lower())
 
 
-class LineBM25:
-    """Plain Okapi BM25 where every non-empty line of every note is a document."""
+class BM25:
+    """Plain Okapi BM25 over ``docs``, packed best first into a budget."""
 
-    def __init__(self, lines: dict[str, list[str]]) -> None:
-        self.docs = [(note, number, text.strip()) for note in sorted(lines)
-                     for number, text in enumerate(lines[note], start=1) if text.strip()]
+    def __init__(self, docs: list[Doc]) -> None:
+        self.docs = sorted(docs, key=lambda doc: (doc.note, doc.start))
         self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.lengths: list[int] = []
-        for index, (_, _, text) in enumerate(self.docs):
-            counts = Counter(words(text))
+        for index, doc in enumerate(self.docs):
+            counts = Counter(words(doc.text))
             self.lengths.append(sum(counts.values()))
             for term, count in counts.items():
                 self.postings[term].append((index, count))
         self.average = sum(self.lengths) / max(1, len(self.lengths))
 
     def scores(self, query: str) -> dict[int, float]:
-        """BM25 score of every line sharing a word with ``query``."""
+        """BM25 score of every document sharing a word with ``query``."""
         scores: dict[int, float] = defaultdict(float)
         total = len(self.docs)
         for term in dict.fromkeys(words(query)):
@@ -152,20 +187,45 @@ class LineBM25:
                 scores[index] += idf * tf * (K1 + 1) / (tf + norm)
         return scores
 
-    def pack(self, query: str, budget: int) -> set[Evidence]:
-        """The (note, line) pairs packed for ``query`` within ``budget`` tokens."""
-        ranked = sorted(((score, index) for index, score in self.scores(query).items()
-                         if score > 0), key=lambda row: (-row[0], self.docs[row[1]][:2]))
+    def pack(self, query: str, budget: int) -> list[Doc]:
+        """The documents packed for ``query`` within ``budget`` tokens, best first."""
+        scores = self.scores(query)
+        ranked = sorted((index for index, score in scores.items() if score > 0),
+                        key=lambda index: (-scores[index], index))  # docs are in (note, start)
         parts: list[str] = []
-        packed: set[Evidence] = set()
-        for _, index in ranked:
-            note, number, text = self.docs[index]
-            part = f"- {text} ([[{note}]])"
+        packed: list[Doc] = []
+        for index in ranked:
+            doc = self.docs[index]
+            part = f"- {doc.text} ([[{doc.note}]])"
             if estimate_tokens("\n".join([*parts, part])) > budget:
                 break
             parts.append(part)
-            packed.add((note, number))
+            packed.append(doc)
         return packed
+
+
+def covers(packed: list[Doc], note: str, line: int) -> bool:
+    """Does a packed document's line span hold the evidence (note, line)?"""
+    return any(doc.note == note and doc.start <= line <= doc.end for doc in packed)
+
+
+def line_docs(lines: dict[str, list[str]]) -> list[Doc]:
+    """Every non-empty file line of every note, one document each."""
+    return [Doc(note, number, number, text.strip()) for note in sorted(lines)
+            for number, text in enumerate(lines[note], start=1) if text.strip()]
+
+
+def passage_docs(vault: Vault) -> list[Doc]:
+    """Every passage of every note as vaultmem's index splits it, one document each."""
+    docs: list[Doc] = []
+    for note_id, note in vault.notes.items():
+        data = (vault.root / note.path).read_bytes()
+        parsed = parse_with_body(note.path, data, vault.config, len(data))
+        if parsed.note.generated:
+            continue
+        docs += [Doc(note_id, p.start, p.end, p.text)
+                 for p in split_passages(parsed.tokens, parsed.body, parsed.body_line)]
+    return docs
 
 
 # --- loading ------------------------------------------------------------------------------------
@@ -179,13 +239,15 @@ def file_lines(vault: Vault) -> dict[str, list[str]]:
 
 def as_cases(rows: Iterable[dict[str, Any]]) -> list[Case]:
     """Questions as loaded from JSON (or returned by the generator)."""
-    return [Case(row["question"], row.get("agent"),
+    return [Case(row["question"], row["kind"], row.get("agent"),
                  tuple((ev["note"], int(ev["line"])) for ev in row["evidence"])) for row in rows]
 
 
 def check_cases(name: str, cases: list[Case], lines: dict[str, list[str]]) -> None:
-    """Every evidence is a non-empty line of a note of the vault."""
+    """Every evidence is a non-empty line of a note of the vault; every kind is known."""
     for case in cases:
+        if case.kind not in KINDS:
+            raise SystemExit(f"{name}: unknown kind {case.kind!r} for {case.question!r}")
         for note, line in case.evidence:
             if note not in lines or not 0 < line <= len(lines[note]) or \
                     not lines[note][line - 1].strip():
@@ -203,21 +265,28 @@ def newest_day(vault: Vault) -> dt.date | None:
     return max(days) + dt.timedelta(days=1) if days else None
 
 
-def suite(name: str, root: Path, rows: list[dict[str, Any]]) -> Suite:
-    """Open the vault, check its questions, index its lines."""
+def suite(name: str, group: str, root: Path, rows: list[dict[str, Any]]) -> Suite:
+    """Open the vault, check its questions, index its lines and passages."""
     vault = Vault(root)
     lines = file_lines(vault)
     cases = as_cases(rows)
     check_cases(name, cases, lines)
-    return Suite(name, vault, cases, lines, LineBM25(lines), newest_day(vault))
+    return Suite(name, group, vault, cases, lines, BM25(line_docs(lines)),
+                 BM25(passage_docs(vault)), newest_day(vault))
 
 
-def suites(days: int, seed: int) -> list[Suite]:
-    """The sample vault and a freshly generated conversation vault."""
+def suites(sessions: int, seed: int, count: int) -> list[Suite]:
+    """The sample vault and ``count`` freshly generated conversation vaults (seeds ``seed``,
+    ``seed + 1``, ...), pooled as one group."""
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
-    out = OUT / f"conversations-{days}"
-    generated = generate_conversations(out, days=days, seed=seed)
-    return [suite("sample_vault", SAMPLE, labels), suite(out.name, out, generated)]
+    out = [suite("sample_vault", "sample_vault", SAMPLE, labels)]
+    seeds = range(seed, seed + count)
+    group = f"conversations ({count} x {sessions} sessions)"
+    for each in seeds:
+        root = OUT / f"conversations-{sessions}-seed{each}"
+        out.append(suite(root.name, group, root,
+                         generate_conversations(root, sessions=sessions, seed=each)))
+    return out
 
 
 # --- running ------------------------------------------------------------------------------------
@@ -232,8 +301,8 @@ def call(s: Suite, case: Case, budget: int) -> Any:
 
 
 def stripped(text: str) -> str:
-    """A line without surrounding space and its list marker."""
-    return LIST_MARK.sub("", text.strip()).strip()
+    """A line without surrounding space, its list marker and a trailing block id."""
+    return BLOCK_ID.sub("", LIST_MARK.sub("", text.strip())).strip()
 
 
 def inside(ctx: Any, note: str, line: int, text: str) -> bool:
@@ -244,19 +313,22 @@ def inside(ctx: Any, note: str, line: int, text: str) -> bool:
 
 
 def judge(s: Suite, case: Case, budget: int, ctx: Any) -> Result:
-    """Score one context and the baseline's packing for the same question and budget."""
+    """Score one context and both baselines' packings for the same question and budget."""
     missing = [(note, line) for note, line in case.evidence
                if not inside(ctx, note, line, s.lines[note][line - 1])]
-    packed = s.bm25.pack(case.question, budget)
-    return Result(case, budget, not missing, all(ev in packed for ev in case.evidence), missing,
-                  ctx if budget == FOCUS else None)
+    by_line = s.by_line.pack(case.question, budget)
+    by_passage = s.by_passage.pack(case.question, budget)
+    found = {"vaultmem": not missing,
+             "lines": all(covers(by_line, note, line) for note, line in case.evidence),
+             "passages": all(covers(by_passage, note, line) for note, line in case.evidence)}
+    return Result(s, case, budget, found, missing, ctx if budget == FOCUS else None)
 
 
 def run(s: Suite, timing: Timing) -> list[Result]:
     """Every question at every budget (after one timed warm-up call)."""
     start = time.perf_counter()
     call(s, s.cases[0], BUDGETS[0])
-    timing.first = time.perf_counter() - start
+    timing.first = max(timing.first, time.perf_counter() - start)
     results = []
     for budget in BUDGETS:
         for case in s.cases:
@@ -273,28 +345,69 @@ def run(s: Suite, timing: Timing) -> list[Result]:
 # --- reporting ----------------------------------------------------------------------------------
 
 
+def ratio(flags: Iterable[bool]) -> float | None:
+    """The share of true flags (None when there are none)."""
+    values = list(flags)
+    return sum(values) / len(values) if values else None
+
+
 def share(flags: Iterable[bool]) -> str:
     """The share of true flags as 0.000."""
-    values = list(flags)
-    return f"{sum(values) / len(values):.3f}" if values else "-"
+    value = ratio(flags)
+    return "-" if value is None else f"{value:.3f}"
 
 
-def table(results: dict[str, list[Result]]) -> list[str]:
-    """The main table: one row per vault and budget."""
-    rows = ["| vault | budget | questions | vaultmem | BM25 lines |",
-            "| --- | ---: | ---: | ---: | ---: |"]
-    for name, found in results.items():
-        for budget in BUDGETS:
-            at = [r for r in found if r.budget == budget]
-            rows.append(f"| {name} | {budget} | {len(at)} | {share(r.vaultmem for r in at)} "
-                        f"| {share(r.baseline for r in at)} |")
+def cells(found: list[Result]) -> str:
+    """``| n | vaultmem | lines | passages | vaultmem - passages |`` for ``found``."""
+    ours, theirs = (ratio(r.inside[m] for r in found) for m in ("vaultmem", "passages"))
+    gap = "-" if ours is None or theirs is None else f"{ours - theirs:+.3f}"
+    return f"| {len(found)} | " + " | ".join(share(r.inside[m] for r in found)
+                                             for m in METHODS) + f" | {gap} |"
+
+
+def head(*first: str) -> list[str]:
+    """A table head: the ``first`` columns (a ``budget`` one right-aligned), then the number of
+    questions, the three methods and vaultmem's lead over the passage baseline."""
+    names = [*first, "questions", *(HEADS[m] for m in METHODS), "vaultmem - passages"]
+    aligns = ["---:" if name == "budget" else "---" for name in first] + ["---:"] * 5
+    return ["| " + " | ".join(names) + " |", "| " + " | ".join(aligns) + " |"]
+
+
+def pooled(results: list[Result]) -> dict[str, list[Result]]:
+    """Results by group, in the order the groups first appear."""
+    groups: dict[str, list[Result]] = {}
+    for r in results:
+        groups.setdefault(r.suite.group, []).append(r)
+    return groups
+
+
+def table(results: list[Result]) -> list[str]:
+    """The main table: one row per group and budget, then per vault of a pooled group."""
+    rows = head("vault", "budget")
+    by_suite: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_suite[r.suite.name].append(r)
+    names = list(pooled(results).items())
+    for name, found in names:
+        members = list(dict.fromkeys(r.suite.name for r in found))
+        for label, rows_of in [(name, found)] + \
+                ([(m, by_suite[m]) for m in members] if len(members) > 1 else []):
+            for budget in BUDGETS:
+                at = [r for r in rows_of if r.budget == budget]
+                rows.append(f"| {label} | {budget} " + cells(at))
     return rows
 
 
-def kind(case: Case) -> str:
-    """The folders of a question's evidence notes (``Daily+People``, ``Agents``, ...)."""
-    folders = sorted({note.split("/")[0] if "/" in note else note for note, _ in case.evidence})
-    return "+".join(folders)
+def by_kind(results: list[Result]) -> list[str]:
+    """Shares per group, kind of question and budget."""
+    rows = head("vault", "kind", "budget")
+    for name, found in pooled(results).items():
+        for kind in KINDS:
+            for budget in BUDGETS:
+                at = [r for r in found if r.budget == budget and r.case.kind == kind]
+                if at:
+                    rows.append(f"| {name} | {kind} | {budget} " + cells(at))
+    return rows
 
 
 def age(case: Case, days: list[str]) -> str:
@@ -307,22 +420,16 @@ def age(case: Case, days: list[str]) -> str:
         else "newest third"
 
 
-def breakdown(results: dict[str, list[Result]], suites_: list[Suite]) -> list[str]:
-    """Shares at the focus budget by kind of evidence and by the age of the daily note."""
-    rows = [f"| vault | group (budget {FOCUS}) | questions | vaultmem | BM25 lines |",
-            "| --- | --- | ---: | ---: | ---: |"]
-    for s in suites_:
-        at = [r for r in results[s.name] if r.budget == FOCUS]
-        days = sorted(note for note in s.lines if note.startswith("Daily/"))
+def by_age(results: list[Result]) -> list[str]:
+    """Shares at the focus budget by the age of the newest daily evidence note."""
+    rows = head("vault", f"daily evidence (budget {FOCUS})")
+    for name, found in pooled(results).items():
         groups: dict[str, list[Result]] = defaultdict(list)
-        for r in at:
-            groups[kind(r.case)].append(r)
-            if age(r.case, days):
-                groups["Daily, " + age(r.case, days)].append(r)
-        for group in sorted(groups):
-            found = groups[group]
-            rows.append(f"| {s.name} | {group} | {len(found)} | {share(r.vaultmem for r in found)}"
-                        f" | {share(r.baseline for r in found)} |")
+        for r in found:
+            if r.budget == FOCUS:
+                days = sorted(note for note in r.suite.lines if note.startswith("Daily/"))
+                groups[age(r.case, days) or "no daily note"].append(r)
+        rows += [f"| {name} | {group} " + cells(groups[group]) for group in sorted(groups)]
     return rows
 
 
@@ -340,34 +447,68 @@ def spans(lines: list[int]) -> str:
 
 
 def held(ctx: Any) -> list[str]:
-    """The context's items grouped by section: ``section: id L3-5; id L9``."""
-    by_section: dict[str, list[str]] = defaultdict(list)
-    for item in ctx.items:
-        by_section[item.section].append(f"{item.id} {spans(item.lines)}")
-    return [f"    {section}: " + "; ".join(ids) for section, ids in by_section.items()]
+    """The context's items, each as ``section: id L3-5 'start of its text'``."""
+    return [f"    {item.section}: {item.id} {spans(item.lines)} "
+            f"{' '.join(getattr(item, 'text', '').split())[:80]!r}" for item in ctx.items]
 
 
-def missed(results: dict[str, list[Result]], suites_: list[Suite], limit: int) -> list[str]:
-    """Up to ``limit`` questions vaultmem missed at the focus budget, vaults taken in turn."""
-    queues = {s.name: [r for r in results[s.name] if r.budget == FOCUS and not r.vaultmem]
-              for s in suites_}
-    by_name = {s.name: s for s in suites_}
+def missed(results: list[Result], limit: int) -> list[str]:
+    """Up to ``limit`` questions vaultmem missed at the focus budget, groups taken in turn;
+    in a group, first those the passage baseline had, vaults taken in turn."""
+    queues: dict[str, list[Result]] = {}
+    for name, found in pooled(results).items():
+        lost = [r for r in found if r.budget == FOCUS and not r.inside["vaultmem"]]
+        turn = {id(r): index for vault in dict.fromkeys(r.suite.name for r in lost)
+                for index, r in enumerate(x for x in lost if x.suite.name == vault)}
+        queues[name] = sorted(lost, key=lambda r: (not r.inside["passages"], turn[id(r)]))
     out: list[str] = []
     shown = 0
     while shown < limit and any(queues.values()):
-        for name, queue in queues.items():
+        for queue in queues.values():
             if queue and shown < limit:
-                out += describe(by_name[name], queue.pop(0))
+                out += describe(queue.pop(0))
                 shown += 1
     return out
 
 
-def describe(s: Suite, r: Result) -> list[str]:
-    """One missed question: what was missing, whether BM25 found it, and what the context held."""
-    ctx = r.context
-    lines = [f"- [{s.name}] {r.case.question!r} (agent: {r.case.agent or '-'}; BM25 lines: "
-             f"{'found' if r.baseline else 'missed'}; {ctx.tokens} tokens, "
-             f"{len(ctx.items)} items)"]
+def place(r: Result, note: str, line: int) -> str:
+    """Where a missing evidence line was, next to what the context held of its note."""
+    held_lines = {n for item in r.context.items if item.id == note for n in item.lines}
+    if not any(item.id == note for item in r.context.items):
+        return "note not in the context"
+    if any(line - gap in held_lines for gap in (1, 2)):
+        return "note in the context, line 1-2 after a held line"
+    if any(line + gap in held_lines for gap in (1, 2)):
+        return "note in the context, line 1-2 before a held line"
+    return "note in the context, line further away"
+
+
+def places(results: list[Result]) -> list[str]:
+    """Where vaultmem's missing evidence lines were at the focus budget, per group, counting
+    also those the passage baseline had."""
+    rows = [f"| vault | missing evidence line (budget {FOCUS}) | lines | of them, the passage "
+            "baseline had the question |", "| --- | --- | ---: | ---: |"]
+    for name, found in pooled(results).items():
+        counts: Counter[str] = Counter()
+        theirs: Counter[str] = Counter()
+        for r in found:
+            if r.budget == FOCUS:
+                for note, line in r.missing:
+                    counts[place(r, note, line)] += 1
+                    theirs[place(r, note, line)] += r.inside["passages"]
+        rows += [f"| {name} | {where} | {count} | {theirs[where]} |"
+                 for where, count in sorted(counts.items())]
+    return rows
+
+
+def describe(r: Result) -> list[str]:
+    """One missed question: what was missing, whether the baselines found it, and what the
+    context held."""
+    s, ctx = r.suite, r.context
+    found = {m: "found" if r.inside[m] else "missed" for m in ("lines", "passages")}
+    lines = [f"- [{s.name}] [{r.case.kind}] {r.case.question!r} (agent: {r.case.agent or '-'};"
+             f" BM25 lines {found['lines']}, passages {found['passages']}; {ctx.tokens} tokens,"
+             f" {len(ctx.items)} items)"]
     for note, line in r.missing:
         same = sorted({n for item in ctx.items if item.id == note for n in item.lines})
         where = f"note in context at {spans(same)}" if any(i.id == note for i in ctx.items) \
@@ -379,30 +520,36 @@ def describe(s: Suite, r: Result) -> list[str]:
 
 
 def timings(measured: dict[str, Timing]) -> list[str]:
-    """Median milliseconds per build_context call, per vault."""
+    """Median milliseconds per build_context call, per vault (or pooled group)."""
     return [f"- {name}: median {statistics.median(t.calls) * 1000:.1f} ms per call over "
-            f"{len(t.calls)} calls (first, cold call: {t.first * 1000:.0f} ms)"
+            f"{len(t.calls)} calls (first call of a vault, at most: {t.first * 1000:.0f} ms)"
             for name, t in measured.items()]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run every question at every budget on both vaults and print the report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--days", type=int, default=120, help="daily notes to generate")
-    parser.add_argument("--seed", type=int, default=3, help="generator seed")
+    parser.add_argument("--sessions", type=int, default=30, help="sessions to generate")
+    parser.add_argument("--seed", type=int, default=3, help="generator seed of the first")
+    parser.add_argument("--conversations", type=int, default=5,
+                        help="conversation vaults (seeds from --seed on), pooled")
     parser.add_argument("--failures", type=int, default=10, help="missed questions to list")
     args = parser.parse_args(argv)
-    suites_ = suites(args.days, args.seed)
-    measured = {s.name: Timing() for s in suites_}
-    results = {s.name: run(s, measured[s.name]) for s in suites_}
+    suites_ = suites(args.sessions, args.seed, args.conversations)
+    measured = {s.group: Timing() for s in suites_}
+    results = [r for s in suites_ for r in run(s, measured[s.group])]
     print("## Context quality: questions with all evidence lines in the context\n")
     print("\n".join(table(results)))
+    print("\n## By kind of question\n")
+    print("\n".join(by_kind(results)))
     print("\n## build_context time\n")
     print("\n".join(timings(measured)))
-    print(f"\n## By kind of evidence and age of the daily note (budget {FOCUS})\n")
-    print("\n".join(breakdown(results, suites_)))
+    print(f"\n## By age of the newest daily evidence note (budget {FOCUS})\n")
+    print("\n".join(by_age(results)))
+    print(f"\n## Where vaultmem's missing evidence lines were (budget {FOCUS})\n")
+    print("\n".join(places(results)))
     print(f"\n## Questions vaultmem missed at budget {FOCUS}\n")
-    print("\n".join(missed(results, suites_, args.failures)) or "(none)")
+    print("\n".join(missed(results, args.failures)) or "(none)")
     return 0
 
 

@@ -1,30 +1,45 @@
-"""Generate a deterministic "conversation log" vault with planted facts and questions about them.
+"""Generate a deterministic conversation-log vault (two people, many sessions) and questions on it.
 
 Usage::
 
-    python benchmarks/gen_conversations.py OUT [--days 120] [--seed 3]
+    python benchmarks/gen_conversations.py OUT [--sessions 30] [--seed 3]
 
 writes into the folder OUT (replaced when it holds an earlier generated vault; refused when it
 holds anything else) and ``OUT.questions.json`` beside it. Also importable:
-``generate_conversations(out, days=120, seed=3) -> list[dict]``. Same days and seed, same bytes.
+``generate_conversations(out, sessions=30, seed=3) -> list[dict]``. Same sessions and seed,
+same bytes.
 
-The vault: ``.obsidian/daily-notes.json`` (``Daily``, ``YYYY-MM-DD``); ``People/<Name>.md`` for
-12 people (frontmatter ``type: person``, ``aliases``, ``role`` on line 4, ``timezone`` on line 5,
-the city on line 10, two working-style lines on 13 and 14); ``Projects/<Name>.md`` for 4
-projects (``owner`` on line 4); ``Daily/YYYY-MM-DD.md`` for ``days`` consecutive weekdays from
-2025-11-03, each with 3-6 entries ``### HH:MM — Title`` of 3-8 lines: standups, project syncs,
-1:1s, Slack threads, customer calls and small talk between the people, most of it filler that
-shares names, projects and words with the facts.
+The vault is logged the way an agent's memory of chats is: ``.obsidian/daily-notes.json``
+(``Daily``, ``YYYY-MM-DD``); ``People/Ana.md`` and ``People/Joel.md``, one short note per
+speaker (frontmatter ``type: person``, a full-name alias); and ``Daily/YYYY-MM-DD.md`` for every
+day with a session, holding ``# YYYY-MM-DD`` and then each session of that day (one or two)
+under ``## Session N · HH:MM``, one list item per turn: ``- [[Ana]]: text ^s07t12`` (session 7,
+turn 12; a speaker link on every turn). ``sessions`` sessions (at least 20) are spread from
+2026-01-03: the next one 2 to 9 days later, or (one time in five, after a session before 15:00)
+the same evening, so several days hold two sessions.
 
-About 80 facts (decisions, numbers, dates, preferences, hand-overs) are planted on their own
-lines inside entries that fit them, on days drawn from a window (early, middle, late or any),
-at most a few per day. A few facts change over time (the Atlas launch date is proposed early,
-slips in the middle, and is agreed late). Every planted line is unique in the vault.
+A session is a greeting and a goodbye fitting its time of day, the planted exchanges drawn for
+it and chit-chat, added until a drawn target of 12 to 22 turns is reached. Chit-chat is generic
+(work, weather, shows, food, friends) or about the running stories (the cello, the dog, the
+novel, ...) once a story has begun, the least recently used first; it shares names and topic
+words with the planted turns but answers no question. 44 exchanges are planted, each on a
+session in its window (a share of the sessions: stories stay in order), the least used session
+of the window first. Many are a question turn followed by the answer in the reply; some turns
+hold relative dates whose meaning depends on the note's date: "today", "yesterday", "tomorrow",
+"three weeks ago", "next Friday" (the Friday of the next Monday-to-Sunday week), "last
+Saturday" (the latest Saturday before the day), "last week" (the Monday-to-Sunday week before).
 
-Each question is ``{"question", "evidence": [{"note", "line"}], "agent": None}``; the question
-paraphrases its evidence (names, synonyms, no copied wording), and ``line`` is the 1-based file
-line. Some questions need a person's or project's note too (the timezone of whoever took over
-a service), some only a person note, and some name the day they are about.
+Each question is ``{"question", "kind", "evidence": [{"note", "line", "block"}], "agent":
+None}``: ``line`` is the 1-based file line of an answering turn and ``block`` its block id, each
+checked against the written file. Kinds: ``single-hop`` (one turn answers), ``multi-hop`` (two
+turns, in different sessions), ``temporal`` (the answer is a date read from the note's date and
+a relative date in the turn, or the question names the day, week or month: "on 10 January",
+"in May 2026", resolved from the note that holds the turn; a month is replaced by the day when
+another exchange of the same sort falls in that month) and ``open`` (a summary of three or more
+turns across sessions); 89 questions in all (37, 16, 26 and 10). Questions paraphrase: at most
+two content words of a question (stop words and the two names aside, words compared after
+cutting ``'s``, ``s``, ``es``, ``ed`` and ``ing``) appear in its evidence turns; checked. When
+an answer follows a question turn, the question often uses that turn's words, not the answer's.
 """
 
 from __future__ import annotations
@@ -36,762 +51,618 @@ import random
 import re
 import shutil
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-START = dt.date(2025, 11, 3)
+START = dt.date(2026, 1, 3)
 MARKER = ".obsidian/daily-notes.json"
+MIN_SESSIONS = 20
+MAX_SHARED = 2  # content words a question may share with its evidence
+SPEAKERS = {"A": "Ana", "J": "Joel"}
+FULL_NAMES = {"Ana": "Ana Ribeiro", "Joel": "Joel Lindqvist"}
 Question = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Person:
-    """One person: name, role, timezone, city, bio and two working-style lines."""
-
-    name: str
-    role: str
-    timezone: str
-    team: str
-    city: str
-    bio: str
-    style: tuple[str, str]
-
-
-@dataclass(frozen=True)
-class Project:
-    """One project: name, owner, members and goal."""
-
-    name: str
-    owner: str
-    members: tuple[str, ...]
-    status: str
-    goal: str
+Turn = tuple[str, str]  # (speaker letter, text)
+Ref = tuple[str, int]  # (plant key, turn index)
 
 
 @dataclass(frozen=True)
 class Ask:
-    """A question about a plant: its fact lines (by index) and lines of People/Projects notes."""
+    """A question about planted turns: ``refs`` are (plant key, turn index), the plant's own key
+    when empty (then ``turns`` index the plant's turns); ``rivals`` are plants of the same sort
+    (a month named in the question becomes the day when one falls in the same month)."""
 
     text: str
-    lines: tuple[int, ...] = (0,)
-    notes: tuple[tuple[str, str], ...] = ()  # (note id, field name of NOTE_LINES)
+    kind: str
+    turns: tuple[int, ...] = (0,)
+    refs: tuple[Ref, ...] = ()
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Plant:
-    """Fact lines planted together in one entry, and the questions they answer."""
+    """Turns planted together in one session, within ``window`` (a share of the sessions)."""
 
+    key: str
     window: tuple[float, float]
-    title: str
-    people: tuple[str, ...]
-    lines: tuple[str, ...]
-    asks: tuple[Ask, ...]
+    turns: tuple[Turn, ...]
+    asks: tuple[Ask, ...] = ()
 
 
-@dataclass
-class Entry:
-    """One ``### HH:MM — Title`` entry under construction; ``facts`` maps line index to plant."""
-
-    title: str
-    lines: list[str]
-    facts: dict[int, tuple[Plant, int]] = field(default_factory=dict)
-
-
-PEOPLE = [
-    Person("Maya Chen", "product lead", "UTC-8", "Product", "San Francisco",
-           "Runs product for [[Atlas]] and the roadmap.",
-           ("Wants a written one-pager before any new feature gets a sprint.",
-            "Keeps Friday afternoons free of meetings for deep work.")),
-    Person("Omar Haddad", "engineering manager", "UTC+4", "Engineering", "Dubai",
-           "Manages the platform and payments engineers, owner of [[Beacon]].",
-           ("Expects every incident to have a written timeline within a day.",
-            "Likes estimates as ranges, not single numbers.")),
-    Person("Lena Fischer", "product designer", "UTC+1", "Design", "Berlin",
-           "Designs the mobile app and the customer portal.",
-           ("Shares Figma links with comments open to everyone.",
-            "Prefers to see real customer quotes over summaries.")),
-    Person("Tomas Rivera", "backend engineer", "UTC-6", "Engineering", "Mexico City",
-           "Works on billing, webhooks and the public API.",
-           ("Reviews pull requests in one batch after lunch.",
-            "Asks for a failing test before looking at any bug report.")),
-    Person("Aiko Tanaka", "data analyst", "UTC+9", "Data", "Tokyo",
-           "Owns [[Cobalt]] and the company metrics.",
-           ("Documents every metric definition in the Cobalt glossary.",
-            "Answers questions in writing, usually the next morning.")),
-    Person("Jonas Berg", "site reliability engineer", "UTC+2", "Engineering", "Helsinki",
-           "Keeps production up; runs the on-call rota.",
-           ("Writes runbooks for anything he has to do twice.",
-            "Prefers chat over calls, even during incidents.")),
-    Person("Nadia Petrova", "finance lead", "UTC+3", "Finance", "Istanbul",
-           "Runs finance, payroll and vendor contracts.",
-           ("Wants budget requests with a monthly breakdown.",
-            "Closes the books on the fifth working day of each month.")),
-    Person("Sam Okafor", "head of sales", "UTC+0", "Sales", "London",
-           "Leads sales and the larger customer negotiations.",
-           ("Travels to customers most Tuesdays and Wednesdays.",
-            "Keeps the CRM as the single source of truth for deals.")),
-    Person("Grace Liu", "customer success manager", "UTC+8", "Customer Success", "Singapore",
-           "Looks after onboarding and renewals; owner of [[Harbor]].",
-           ("Runs a monthly health review of the top 20 accounts.",
-            "Would rather hear bad news early than polished late.")),
-    Person("Ravi Menon", "mobile engineer", "UTC+5:30", "Engineering", "Pune",
-           "Builds the iOS and Android apps for [[Atlas]].",
-           ("Prefers pairing sessions over long written specs.",
-            "Tests every build on a five-year-old Android phone.")),
-    Person("Isabel Souza", "legal counsel", "UTC-3", "Legal", "Sao Paulo",
-           "Handles contracts, privacy and compliance.",
-           ("Needs contracts at least five working days before signature.",
-            "Keeps a clause library that sales can copy from.")),
-    Person("Ben Carter", "CEO", "UTC-5", "Leadership", "New York",
-           "Co-founder; fundraising, board and hiring.",
-           ("Decides fast; bring a recommendation, not a list of options.",
-            "Holds open office hours on Monday mornings.")),
-]
-BY_NAME = {person.name: person for person in PEOPLE}
-PROJECTS = [
-    Project("Atlas", "Maya Chen", ("Maya Chen", "Ravi Menon", "Lena Fischer", "Tomas Rivera"),
-            "active", "Relaunch the mobile app with offline mode and a new onboarding."),
-    Project("Beacon", "Omar Haddad", ("Omar Haddad", "Tomas Rivera", "Nadia Petrova",
-                                      "Jonas Berg"),
-            "active", "Move subscription billing to a new payment provider without downtime."),
-    Project("Cobalt", "Aiko Tanaka", ("Aiko Tanaka", "Jonas Berg", "Omar Haddad"),
-            "active", "One data warehouse for product, sales and finance metrics."),
-    Project("Harbor", "Grace Liu", ("Grace Liu", "Lena Fischer", "Sam Okafor", "Tomas Rivera"),
-            "planning", "A self-service portal for invoices, users and usage."),
-]
-CUSTOMERS = ["Northwind", "Brightline Logistics", "Kestrel Health", "Alder & Finch",
-             "Mosaic Retail", "Pinecrest Bank", "Orbit Foods", "Lumen Studios"]
-# file line of each field in People/ and Projects/ notes (see person_note, project_note)
-NOTE_LINES = {"role": 4, "timezone": 5, "city": 10, "style1": 13, "style2": 14, "owner": 4}
+SINGLE, MULTI, TEMPORAL, OPEN = "single-hop", "multi-hop", "temporal", "open"
+KINDS = (SINGLE, MULTI, TEMPORAL, OPEN)
 EARLY, MIDDLE, LATE, ANY = (0.0, 0.3), (0.35, 0.65), (0.7, 1.0), (0.0, 1.0)
 
-
-def p(name: str, item: str) -> tuple[str, str]:
-    """A People-note evidence reference."""
-    return (f"People/{name}", item)
-
-
 PLANTS = [
-    # Atlas: the mobile relaunch; its launch date changes twice
-    Plant((0.0, 0.2), "Atlas planning", ("Maya Chen", "Ravi Menon", "Lena Fischer"),
-          ("- [[Maya Chen]]: I'd aim the Atlas launch at {date+60}, that gives QA two full "
-           "sprints",),
-          (Ask("What release date did Maya first suggest for the new mobile app?"),)),
-    Plant((0.4, 0.55), "Atlas check-in", ("Maya Chen", "Ravi Menon", "Omar Haddad"),
-          ("- [[Maya Chen]]: Android crash rate is still 2.1%, so Atlas slips to {date+40}",),
-          (Ask("Why did the Atlas release get pushed back?"),)),
-    Plant((0.85, 1.0), "Atlas go/no-go", ("Maya Chen", "Omar Haddad", "Ravi Menon"),
-          ("- [[Omar Haddad]]: agreed with [[Maya Chen]], Atlas ships {date+12} and not a day "
-           "earlier",),
-          (Ask("When did Maya and Omar settle the final Atlas launch date?"),
-           Ask("what's the final ship date for Atlas"))),
-    Plant(ANY, "Atlas sync", ("Ravi Menon", "Maya Chen"),
-          ("- [[Ravi Menon]]: got the iOS build down to 48 MB by dropping the bundled fonts",),
-          (Ask("How big is the iPhone app download now, and what did Ravi remove?"),)),
-    Plant(EARLY, "Atlas scope", ("Ravi Menon", "Maya Chen", "Lena Fischer"),
-          ("- Decision: Atlas supports Android 10 and newer; [[Ravi Menon]] removes the legacy "
-           "WebView path",),
-          (Ask("What's the oldest Android version the relaunched app will run on?"),)),
-    Plant(ANY, "Onboarding test results", ("Lena Fischer", "Maya Chen"),
-          ("- [[Lena Fischer]]: onboarding gets three screens max, the fourth one tested "
-           "terribly",),
-          (Ask("How many onboarding steps is Lena willing to keep?"),)),
-    Plant(MIDDLE, "Atlas beta", ("Maya Chen", "Ravi Menon"),
-          ("- [[Maya Chen]]: 350 people signed up for the TestFlight beta, way over the 200 we "
-           "hoped for",),
-          (Ask("How many testers enrolled in the iOS beta of the mobile relaunch?"),)),
-    Plant(EARLY, "Thread in #atlas", ("Ravi Menon", "Tomas Rivera"),
-          ("- Decision: push notifications go through OneSignal, Firebase topics were too "
-           "limited for [[Ravi Menon]]'s segments",),
-          (Ask("Which service will deliver the app's push messages?"),)),
-    Plant(ANY, "Atlas tooling", ("Ravi Menon", "Omar Haddad"),
-          ("- [[Ravi Menon]]: I'd like Sentry over Crashlytics, we already pay for it on the "
-           "web side",),
-          (Ask("Which crash reporting tool does Ravi want for the app, and why?"),)),
-    Plant(EARLY, "Atlas kickoff", ("Maya Chen", "Lena Fischer", "Ben Carter"),
-          ("- [[Maya Chen]]: success for Atlas is a 4.5 store rating within 90 days",),
-          (Ask("What App Store score would count as a win for the relaunch?"),)),
-    Plant(ANY, "Design crit", ("Lena Fischer", "Ravi Menon"),
-          ("- [[Lena Fischer]]: dark mode is out of v1, we'll revisit after launch",),
-          (Ask("Will the first version of the new app have a dark theme?"),)),
-    # Beacon: the billing migration
-    Plant(EARLY, "Beacon vendor review", ("Omar Haddad", "Nadia Petrova", "Tomas Rivera"),
-          ("- Decision: Beacon moves billing from Braintree to Adyen; [[Nadia Petrova]] signs "
-           "the contract",),
-          (Ask("Which payment processor are we migrating subscriptions to?"),
-           Ask("Who is putting her name on the new payment provider agreement, and what is "
-               "her job?", notes=(p("Nadia Petrova", "role"),)))),
-    Plant(EARLY, "Finance check-in", ("Nadia Petrova", "Omar Haddad"),
-          ("- [[Nadia Petrova]]: finance approved EUR 84,000 for the Beacon migration, "
-           "contractors included",),
-          (Ask("How much money did finance sign off for the billing migration?"),)),
-    Plant(MIDDLE, "Beacon cutover plan", ("Omar Haddad", "Jonas Berg", "Tomas Rivera"),
-          ("- [[Omar Haddad]]: cutover for Beacon is the weekend of {date+30}; [[Jonas Berg]] "
-           "is on call",),
-          (Ask("When is the billing switchover scheduled?"),
-           Ask("What time zone is the engineer on call for the billing switchover in?",
-               notes=(p("Jonas Berg", "timezone"),)))),
-    Plant(EARLY, "Adyen pricing", ("Nadia Petrova", "Sam Okafor"),
-          ("- [[Nadia Petrova]]: Adyen's blended rate comes out at 1.9% plus 10 cents per "
-           "transaction",),
-          (Ask("What card processing fees will we pay with the new provider?"),)),
-    Plant(MIDDLE, "Beacon sync", ("Tomas Rivera", "Omar Haddad"),
-          ("- [[Tomas Rivera]]: we run both billing systems side by side for 14 days before "
-           "switching off the old one",),
-          (Ask("How long will the old and new payment setups run in parallel?"),)),
-    Plant(MIDDLE, "Thread in #beacon", ("Nadia Petrova", "Tomas Rivera"),
-          ("- [[Nadia Petrova]]: invoices in CHF stay manual for now, Adyen can't settle them "
-           "to our Swiss account yet",),
-          (Ask("Which currency do we still have to bill by hand, and why?"),)),
-    Plant(ANY, "Beacon staging bug", ("Tomas Rivera", "Jonas Berg"),
-          ("- [[Tomas Rivera]]: every charge request carries an idempotency key now, retries "
-           "were double-charging people in staging",),
-          (Ask("What was causing duplicate charges in the test environment?"),)),
-    Plant(MIDDLE, "Dunning rules", ("Nadia Petrova", "Grace Liu"),
-          ("- [[Nadia Petrova]]: failed card payments get retried on day 1, 3 and 7, then the "
-           "account is paused",),
-          (Ask("What happens when a customer's card is declined, and on which days?"),)),
-    Plant(MIDDLE, "1:1 Tomas / Omar", ("Tomas Rivera", "Omar Haddad"),
-          ("- [[Tomas Rivera]]: I'm out from {date+10} to {date+24}, paternity leave",
-           "- [[Omar Haddad]]: fine, [[Jonas Berg]] covers the webhook service until you're "
-           "back"),
-          (Ask("When will Tomas be away on leave?"),
-           Ask("Who looks after the webhooks while Tomas is out?", lines=(0, 1)),
-           Ask("Which city does the person covering the webhook service during Tomas' leave "
-               "work from?", lines=(1,), notes=(p("Jonas Berg", "city"),)))),
-    # Cobalt: the warehouse
-    Plant(EARLY, "Cobalt decision", ("Aiko Tanaka", "Omar Haddad", "Nadia Petrova"),
-          ("- Decision: Cobalt goes on BigQuery, Snowflake came in about 30% more expensive "
-           "for our query mix",),
-          (Ask("Why did we turn down Snowflake for the data warehouse?"),)),
-    Plant(MIDDLE, "Cobalt sync", ("Aiko Tanaka", "Jonas Berg"),
-          ("- [[Aiko Tanaka]]: nightly dbt run takes 41 minutes now, was 2 hours before the "
-           "partitioning",),
-          (Ask("How long does the nightly transformation job take after Aiko's changes?"),)),
-    Plant(ANY, "Weekly metrics", ("Aiko Tanaka", "Maya Chen", "Ben Carter"),
-          ("- [[Aiko Tanaka]]: weekly active users hit 12,480 last week, best week since "
-           "October",),
-          (Ask("What WAU figure did Aiko report in the weekly numbers?"),)),
-    Plant(ANY, "Funnel review", ("Aiko Tanaka", "Sam Okafor"),
-          ("- [[Aiko Tanaka]]: trial-to-paid conversion was 6.3% in {prev_month}",),
-          (Ask("What share of free trials turned into paying accounts?"),)),
-    Plant(EARLY, "Cobalt data retention", ("Jonas Berg", "Aiko Tanaka", "Isabel Souza"),
-          ("- [[Jonas Berg]]: raw event tables keep 400 days, anything older goes to cold "
-           "storage",),
-          (Ask("How long is raw event data kept in the warehouse?"),)),
-    Plant(ANY, "1:1 Aiko / Maya", ("Aiko Tanaka", "Maya Chen"),
-          ("- [[Aiko Tanaka]]: I'd rather get data requests as a ticket with the question "
-           "written out, not a DM",),
-          (Ask("How does Aiko want people to ask her for an analysis?"),)),
-    Plant(LATE, "Cobalt rollout", ("Omar Haddad", "Aiko Tanaka"),
-          ("- [[Omar Haddad]]: Cobalt dashboards replace the Looker ones on {date+21}, the "
-           "Looker licence ends that week",),
-          (Ask("When do the old Looker reports get switched off?"),)),
-    Plant(ANY, "Churn review", ("Aiko Tanaka", "Grace Liu", "Ben Carter"),
-          ("- [[Aiko Tanaka]]: logo churn came in at 2.7% for {prev_month}, revenue churn "
-           "lower at 1.4%",),
-          (Ask("What percentage of customers cancelled last month according to Aiko?"),)),
-    # Harbor: the customer portal
-    Plant(MIDDLE, "Harbor planning", ("Grace Liu", "Lena Fischer", "Sam Okafor"),
-          ("- [[Grace Liu]]: Harbor beta opens to 15 customers first, Kestrel Health and "
-           "Northwind among them",),
-          (Ask("How many accounts get early access to the customer portal?"),)),
-    Plant(MIDDLE, "Harbor architecture", ("Tomas Rivera", "Grace Liu", "Omar Haddad"),
-          ("- Decision: Harbor login uses Auth0 with SSO for enterprise accounts; [[Tomas "
-           "Rivera]] owns the integration",),
-          (Ask("What identity provider will handle sign-in for the self-service portal?"),)),
-    Plant(ANY, "Portal design review", ("Lena Fischer", "Grace Liu"),
-          ("- [[Lena Fischer]]: the invoice page in Harbor shows the last 24 months, older "
-           "ones on request",),
-          (Ask("How far back can customers look at their bills in the portal?"),)),
-    Plant(LATE, "Harbor beta feedback", ("Grace Liu", "Lena Fischer"),
-          ("- [[Grace Liu]]: top ask from portal beta users is a CSV export of usage",),
-          (Ask("What are the portal's early users requesting the most?"),)),
-    Plant(ANY, "Pinecrest deal", ("Sam Okafor", "Isabel Souza"),
-          ("- [[Sam Okafor]]: Pinecrest Bank won't sign unless Harbor passes their pen test by "
-           "{date+40}",),
-          (Ask("What condition did the bank put on signing?"),)),
-    Plant(LATE, "Support review", ("Grace Liu", "Ben Carter"),
-          ("- [[Grace Liu]]: support tickets dropped 18% in the first month the portal was "
-           "live",),
-          (Ask("By how much did helpdesk volume fall after the portal launched?"),)),
-    # sales and customers
-    Plant(ANY, "Sales pipeline", ("Sam Okafor", "Ben Carter"),
-          ("- [[Sam Okafor]]: Brightline Logistics signed, 220 seats at $38 a seat per month",),
-          (Ask("What per-user price did Brightline agree to?"),)),
-    Plant(ANY, "Lost deals", ("Sam Okafor", "Maya Chen"),
-          ("- [[Sam Okafor]]: Mosaic Retail went with a competitor, they needed an on-prem "
-           "install",),
-          (Ask("Why did we lose Mosaic?"),)),
-    Plant(EARLY, "Q1 forecast", ("Sam Okafor", "Ben Carter", "Nadia Petrova"),
-          ("- [[Sam Okafor]]: Q1 pipeline stands at $1.2M, about 40% of it in Europe",),
-          (Ask("How big is the sales pipeline for the first quarter?"),)),
-    Plant(ANY, "Call with Northwind", ("Grace Liu", "Sam Okafor"),
-          ("- [[Grace Liu]]: Northwind renewed for two years with a 5% uplift",),
-          (Ask("On what terms did Northwind extend their contract?"),)),
-    Plant(ANY, "Call with Alder & Finch", ("Sam Okafor", "Grace Liu"),
-          ("- [[Sam Okafor]]: Alder & Finch want a 30-day pilot before any paperwork",),
-          (Ask("What do Alder & Finch need before they commit to a contract?"),)),
-    Plant(ANY, "Account health", ("Grace Liu", "Maya Chen"),
-          ("- [[Grace Liu]]: Kestrel Health's admin asked for audit logs three times this "
-           "month",),
-          (Ask("Which feature does the Kestrel team keep asking us for?"),)),
-    Plant(EARLY, "Sales team sync", ("Sam Okafor", "Ben Carter"),
-          ("- [[Sam Okafor]]: reps can go up to 15% off without Ben signing off",),
-          (Ask("How big a discount can salespeople offer without the CEO's approval?"),)),
-    Plant(ANY, "Call with Orbit Foods", ("Ben Carter", "Sam Okafor"),
-          ("- [[Ben Carter]]: Orbit Foods is paused until their new CFO starts in "
-           "{next_month}",),
-          (Ask("Why is the Orbit Foods deal on hold?"),)),
-    # company
-    Plant(MIDDLE, "Leadership sync", ("Ben Carter", "Nadia Petrova", "Omar Haddad"),
-          ("- [[Ben Carter]]: offsite is in Lisbon, {date+35} to {date+37}",),
-          (Ask("Where is the team retreat taking place?"),)),
-    Plant(ANY, "Board prep", ("Ben Carter", "Nadia Petrova", "Aiko Tanaka"),
-          ("- [[Ben Carter]]: board meeting moved to {date+9}, deck due to me two days "
-           "before",),
-          (Ask("When is the board meeting now, and when does Ben need the slides?"),)),
-    Plant(EARLY, "Hiring sync", ("Omar Haddad", "Ben Carter"),
-          ("- [[Omar Haddad]]: we're opening three backend roles and one SRE role this "
-           "quarter",),
-          (Ask("How many engineering positions is Omar recruiting for?"),)),
-    Plant(ANY, "All-hands", ("Ben Carter", "Nadia Petrova"),
-          ("- [[Ben Carter]]: runway is 26 months at the current burn",),
-          (Ask("How long will our cash last, according to Ben?"),)),
-    Plant(EARLY, "Finance Q&A", ("Nadia Petrova", "Sam Okafor"),
-          ("- [[Nadia Petrova]]: travel spend is capped at EUR 1,500 per person per quarter",),
-          (Ask("What's the quarterly travel allowance per employee?"),)),
-    Plant(LATE, "Leadership sync", ("Ben Carter", "Aiko Tanaka", "Grace Liu"),
-          ("- [[Ben Carter]]: all-hands moves to Thursdays at 16:00 UTC so [[Aiko Tanaka]] and "
-           "[[Grace Liu]] can join",),
-          (Ask("When does the company-wide meeting take place now?"),)),
-    Plant(ANY, "Contract templates", ("Isabel Souza", "Sam Okafor"),
-          ("- [[Isabel Souza]]: the DPA template now caps liability at 12 months of fees",),
-          (Ask("What limit on liability is in our data processing agreement?"),)),
-    Plant(MIDDLE, "Compliance sync", ("Isabel Souza", "Jonas Berg", "Sam Okafor"),
-          ("- [[Isabel Souza]]: we need SOC 2 Type II before the Pinecrest contract, the audit "
-           "window starts {date+14}",),
-          (Ask("When does the SOC 2 audit period begin?"),)),
-    Plant(ANY, "Legal update", ("Isabel Souza", "Ben Carter"),
-          ("- [[Isabel Souza]]: trademark for the new name was filed in the EU and US, the UK "
-           "is still pending",),
-          (Ask("In which market is the trademark application still outstanding?"),)),
-    Plant(EARLY, "People ops", ("Ben Carter", "Nadia Petrova"),
-          ("- [[Ben Carter]]: we keep the four-day week pilot going until the end of June",),
-          (Ask("Until when does the four-day work week trial run?"),)),
-    # infrastructure and incidents
-    Plant(EARLY, "Incident review", ("Jonas Berg", "Omar Haddad", "Tomas Rivera"),
-          ("- [[Jonas Berg]]: root cause was an expired TLS certificate on the API gateway, "
-           "37 minutes of errors",),
-          (Ask("What broke the API gateway on {day}, and for how long?"),)),
-    Plant(ANY, "On-call review", ("Jonas Berg", "Omar Haddad"),
-          ("- [[Jonas Berg]]: we're moving alerting from Opsgenie to PagerDuty at the end of "
-           "the month",),
-          (Ask("Which paging tool is on-call switching to?"),)),
-    Plant(ANY, "Search performance", ("Jonas Berg", "Tomas Rivera"),
-          ("- [[Jonas Berg]]: p95 latency on the search API is 180 ms after the index rebuild",),
-          (Ask("What is the 95th percentile response time of search now?"),)),
-    Plant(ANY, "Cloud costs", ("Jonas Berg", "Nadia Petrova"),
-          ("- [[Jonas Berg]]: the AWS bill for {prev_month} was $61,300, 8% over forecast",),
-          (Ask("How much did we spend on hosting in {prev_month}?"),)),
-    Plant(LATE, "Release planning", ("Omar Haddad", "Maya Chen", "Ravi Menon"),
-          ("- [[Omar Haddad]]: code freeze starts {date+5} at noon, only hotfixes after that",),
-          (Ask("When does the code freeze begin?"),)),
-    Plant(MIDDLE, "Maintenance window", ("Tomas Rivera", "Jonas Berg"),
-          ("- [[Tomas Rivera]]: Postgres goes from 13 to 16 in the maintenance window, "
-           "downtime under 10 minutes",),
-          (Ask("Which database version are we upgrading to, and how much downtime is "
-               "expected?"),)),
-    Plant(ANY, "Thread in #infra", ("Jonas Berg", "Omar Haddad"),
-          ("- [[Jonas Berg]]: backups are now tested every Sunday by restoring into a scratch "
-           "cluster",),
-          (Ask("How often do we check that a backup can actually be restored?"),)),
-    Plant(ANY, "Incident review", ("Jonas Berg", "Tomas Rivera", "Omar Haddad"),
-          ("- [[Jonas Berg]]: the queue backlog peaked at 1.3 million jobs, workers were "
-           "pinned to an old image",),
-          (Ask("How large did the job queue get during the worker incident on {day}?"),)),
-    # design and process
-    Plant(ANY, "Design team sync", ("Lena Fischer", "Maya Chen"),
-          ("- [[Lena Fischer]]: design critiques move to async Loom videos, live crits only "
-           "for big flows",),
-          (Ask("How will design feedback sessions work from now on?"),)),
-    Plant(EARLY, "Tooling decision", ("Omar Haddad", "Maya Chen", "Tomas Rivera"),
-          ("- Decision: we drop Jira and move all tickets to Linear by {date+15}",),
-          (Ask("Which issue tracker are we switching to, and by when?"),)),
-    Plant(ANY, "Roadmap", ("Maya Chen", "Ben Carter"),
-          ("- [[Maya Chen]]: roadmap review happens on the first Monday of every month",),
-          (Ask("How often does the product plan get reviewed?"),)),
-    Plant(MIDDLE, "Engineering sync", ("Omar Haddad", "Tomas Rivera", "Ravi Menon"),
-          ("- [[Omar Haddad]]: sprints go from two weeks to one week for the rest of the "
-           "quarter",),
-          (Ask("What iteration length did Omar settle on?"),)),
-    Plant(ANY, "Brand refresh", ("Lena Fischer", "Ben Carter"),
-          ("- [[Lena Fischer]]: new brand colour is #2F6FED, the old teal is retired",),
-          (Ask("What's the hex code of our new primary color?"),)),
-    # preferences said in passing
-    Plant(ANY, "1:1 Ben / Aiko", ("Ben Carter", "Aiko Tanaka"),
-          ("- [[Ben Carter]]: send me the weekly numbers as a one-page PDF, I read them on the "
-           "train",),
-          (Ask("In what format does Ben want the weekly metrics?"),)),
-    Plant(ANY, "1:1 Omar / Jonas", ("Omar Haddad", "Jonas Berg"),
-          ("- [[Omar Haddad]]: no meetings for me before 10, I do code review first thing",),
-          (Ask("Can I book Omar for an early-morning call?"),)),
-    Plant(ANY, "Finance reminders", ("Nadia Petrova", "Lena Fischer"),
-          ("- [[Nadia Petrova]]: expense claims need the actual receipt, screenshots of card "
-           "statements don't count",),
-          (Ask("What proof does Nadia require when someone files expenses?"),)),
-    Plant(ANY, "Renewals sync", ("Grace Liu", "Sam Okafor"),
-          ("- [[Grace Liu]]: please loop me in on any customer email that mentions cancelling",),
-          (Ask("When should Grace be copied on messages from customers?"),)),
-    Plant(ANY, "Team dinner", ("Sam Okafor", "Lena Fischer"),
-          ("- [[Sam Okafor]]: I'm vegetarian, so the dinner place needs real veggie options",),
-          (Ask("Does Sam have any dietary restrictions?"),)),
-    Plant(ANY, "1:1 Maya / Lena", ("Maya Chen", "Lena Fischer"),
-          ("- [[Maya Chen]]: I prefer spec feedback as Google Docs comments, not Slack "
-           "threads",),
-          (Ask("Where does Maya want to receive comments on product specs?"),)),
-    # hand-overs whose question needs the person's note
-    Plant(ANY, "Customer advisory board", ("Ben Carter", "Grace Liu"),
-          ("- [[Ben Carter]]: [[Grace Liu]] runs the customer advisory board from now on",),
-          (Ask("In which city is the person now running the customer advisory board?",
-               notes=(p("Grace Liu", "city"),)),)),
-    Plant(MIDDLE, "Atlas release train", ("Omar Haddad", "Ravi Menon", "Maya Chen"),
-          ("- [[Omar Haddad]]: [[Ravi Menon]] leads the Atlas release train until launch",),
-          (Ask("Which timezone is the Atlas release lead in, so I can schedule with them?",
-               notes=(p("Ravi Menon", "timezone"),)),)),
-    Plant(ANY, "Legal intake", ("Maya Chen", "Isabel Souza", "Sam Okafor"),
-          ("- [[Maya Chen]]: from now on [[Isabel Souza]] reviews every customer contract over "
-           "$50k",),
-          (Ask("Who checks large customer contracts, what is their role and what time zone "
-               "are they in?", notes=(p("Isabel Souza", "role"), p("Isabel Souza", "timezone"))),
-           )),
-    Plant(LATE, "Pinecrest negotiation", ("Sam Okafor", "Nadia Petrova"),
-          ("- [[Sam Okafor]]: [[Nadia Petrova]] joins the Pinecrest pricing call on Thursday",),
-          (Ask("The finance person joining the Pinecrest call: what time zone is she in?",
-               notes=(p("Nadia Petrova", "timezone"),)),)),
-    Plant(ANY, "Board prep", ("Ben Carter", "Aiko Tanaka"),
-          ("- [[Ben Carter]]: [[Aiko Tanaka]] owns the churn deep-dive for the board pack",),
-          (Ask("What's the local time zone of whoever is doing the churn analysis for the "
-               "board?", notes=(p("Aiko Tanaka", "timezone"),)),)),
-    Plant(ANY, "Cobalt access", ("Aiko Tanaka", "Jonas Berg"),
-          ("- [[Aiko Tanaka]]: warehouse access requests go through [[Jonas Berg]], not me",),
-          (Ask("Who grants access to the data warehouse, and what does that person do?",
-               notes=(p("Jonas Berg", "role"),)),)),
+    # Ana's cello
+    Plant("cello_buy", (0.0, 0.15), (
+        ("J", "So what was the big errand you were being so mysterious about?"),
+        ("A", "I picked up a secondhand cello yesterday! 400 euros, bow and case included"),
+        ("J", "No way, you've talked about that forever")),
+        (Ask("How much did Ana pay for her cello?", SINGLE, (1,)),
+         Ask("What did Ana buy on {yesterday}?", TEMPORAL, (1,)))),
+    Plant("cello_teacher", (0.25, 0.45), (
+        ("J", "Are you still teaching yourself from videos?"),
+        ("A", "Not anymore, I have lessons every Thursday evening with Mr. Duarte, a retired "
+              "orchestra player")),
+        (Ask("Is Ana still teaching herself from videos?", SINGLE, (1,)),
+         Ask("Who gives Ana her cello lessons?", SINGLE, (1,)))),
+    Plant("cello_recital", (0.8, 0.95), (
+        ("A", "The student recital is next Friday, I'm playing the Bach prelude and my hands "
+              "are already shaking"),
+        ("J", "You'll be great, I'm coming")),
+        (Ask("When is Ana's recital?", TEMPORAL),
+         Ask("What is Ana doing on {next_friday}?", TEMPORAL))),
+    # Ana's sister Clara
+    Plant("clara_move", (0.05, 0.25), (
+        ("J", "How's your family doing?"),
+        ("A", "Clara just told us she's moving to Lisbon next month, her company approved "
+              "the transfer")),
+        (Ask("Where is Ana's sister Clara moving?", SINGLE, (1,)),
+         Ask("What family news did Ana share {in_month}?", TEMPORAL, (1,),
+             rivals=("clara_job", "parents_sell")))),
+    Plant("clara_job", (0.55, 0.75), (
+        ("J", "Did your sister settle in ok?"),
+        ("A", "She did, and she quit that job already, now she runs a little bookshop near the "
+              "river with a friend")),
+        (Ask("What does Ana's sister do now in the city she moved to?", MULTI,
+             refs=(("clara_move", 1), ("clara_job", 1))),)),
+    Plant("parents_sell", (0.6, 0.8), (
+        ("A", "My parents are selling the farmhouse and moving into a flat in town, mum cried "
+              "signing the papers"),),
+        (Ask("What are Ana's parents doing with the farmhouse?", SINGLE),)),
+    # Ana's running
+    Plant("run_signup", (0.0, 0.2), (
+        ("A", "I registered for the Porto half marathon, don't let me back out"),
+        ("J", "I'll hold you to it")),
+        (Ask("Which marathon did Ana enter?", SINGLE),
+         Ask("Which event did Ana sign up for {in_month}?", TEMPORAL))),
+    Plant("run_injury", (0.35, 0.55), (
+        ("J", "You're limping in that photo, what happened?"),
+        ("A", "Shin splints. The physio says two weeks off, only swimming")),
+        (Ask("Why was Ana limping?", SINGLE, (1,)),
+         Ask("What did the physio tell Ana to do instead of running?", SINGLE, (1,)),
+         Ask("What injury did Ana have {in_month}?", TEMPORAL, (1,)))),
+    Plant("run_result", (0.7, 0.8), (
+        ("A", "Finished in 2:04! The last kilometre was pure suffering but I didn't walk once"),
+        ("J", "That's amazing, under your goal")),
+        (Ask("What was Ana's finishing time in the half marathon?", SINGLE),)),
+    # Ana's flat
+    Plant("flat_kitchen", (0.1, 0.3), (
+        ("A", "The builders ripped out the old kitchen today, I'm living on microwave noodles "
+              "for a month"),),
+        (Ask("What are the builders doing in Ana's flat?", SINGLE),
+         Ask("What happened at Ana's place on {day}?", TEMPORAL))),
+    Plant("flat_tiles", (0.35, 0.5), (
+        ("J", "Did you pick the tiles in the end?"),
+        ("A", "Dark green ones with a matte finish, the builder thinks I'm mad")),
+        (Ask("What colour did Ana choose for her new tiles?", SINGLE, (1,)),)),
+    # Ana's trip
+    Plant("trip_plan", (0.2, 0.4), (
+        ("J", "Where are you going for your holiday in the end?"),
+        ("A", "Booked the flights! Ten days in Osaka, then the train to Tokyo")),
+        (Ask("Where is Ana going for her holiday?", SINGLE, (1,)),)),
+    Plant("ana_language", (0.42, 0.6), (
+        ("A", "I've started Japanese on an app, twenty minutes every morning on the bus"),),
+        (Ask("How does Ana practise her Japanese?", SINGLE),)),
+    Plant("trip_back", (0.9, 1.0), (
+        ("A", "Back home, the jet lag is brutal. The best part was a cooking class in Kyoto, I "
+              "learned to make proper ramen broth"),),
+        (Ask("What was the highlight of Ana's trip to Japan?", SINGLE),
+         Ask("Where had Ana just come back from {in_month}?", TEMPORAL))),
+    # Ana's friend's wedding
+    Plant("wedding_invite", (0.15, 0.35), (
+        ("A", "Sofia asked me to be her maid of honour! The wedding is in the Douro valley in "
+              "September"),),
+        (Ask("What role will Ana have at Sofia's wedding?", SINGLE),
+         Ask("What did Sofia ask Ana {in_month}?", TEMPORAL))),
+    Plant("wedding_speech", (0.7, 0.9), (
+        ("A", "I've written three drafts of the toast and they're all terrible"),
+        ("J", "Start with the story about the camping trip, everyone loves that one")),
+        (Ask("What did Joel suggest for Ana's toast?", SINGLE, (1,)),)),
+    # Ana's work and life
+    Plant("ana_exam", (0.2, 0.45), (
+        ("A", "I passed the paediatric nursing certification last week, the exam was four hours "
+              "long"),),
+        (Ask("What did Ana accomplish during {last_week}?", TEMPORAL),)),
+    Plant("ana_night_shift", (0.65, 0.85), (
+        ("J", "So, did you make up your mind about the offer?"),
+        ("A", "I'm taking the night position at the children's hospital, better pay and I like "
+              "the team")),
+        (Ask("What did Ana decide {in_month}?", TEMPORAL, (1,), rivals=("run_signup", "trip_plan")),
+         Ask("Which job offer did Ana accept?", SINGLE, (1,)))),
+    Plant("ana_allergy", ANY, (
+        ("J", "Fancy the seafood place on the harbour this weekend?"),
+        ("A", "Can't, I'm allergic to shellfish, remember the prawn incident?")),
+        (Ask("Why won't Ana go to the seafood place?", SINGLE, (1,)),)),
+    Plant("ana_book", ANY, (
+        ("J", "What are you reading these days?"),
+        ("A", "A biography of Marie Curie my aunt lent me, it's surprisingly gripping")),
+        (Ask("What has Ana been reading lately?", SINGLE, (1,)),)),
+    Plant("ana_birthday", (0.3, 0.6), (
+        ("J", "What are you doing for your birthday?"),
+        ("A", "Dinner at that Georgian place with my parents, then karaoke with the nurses from "
+              "my ward")),
+        (Ask("What are Ana's plans for her birthday?", SINGLE, (1,)),)),
+    Plant("ana_volunteer", (0.2, 0.5), (
+        ("A", "On Sundays I help out at the food bank now, sorting donations"),),
+        (Ask("Where does Ana volunteer on Sundays?", SINGLE),)),
+    Plant("ana_phone", ANY, (
+        ("A", "Dropped my phone in the river during the kayak trip, gone for good"),),
+        (Ask("How did Ana lose her phone?", SINGLE),
+         Ask("What did Ana lose {in_month}?", TEMPORAL))),
+    # Joel's dog
+    Plant("dog_adopt", (0.05, 0.2), (
+        ("J", "We adopted a beagle from the shelter yesterday, he's called Pixel and he already "
+              "chewed a shoe"),
+        ("A", "Send pictures immediately!")),
+        (Ask("When did Joel adopt Pixel?", TEMPORAL),
+         Ask("What breed is Joel's dog Pixel?", SINGLE))),
+    Plant("dog_vet", (0.4, 0.6), (
+        ("A", "How's the little menace doing?"),
+        ("J", "Pixel swallowed a sock on Sunday, we spent the whole night at the emergency vet, "
+              "he's fine now")),
+        (Ask("Why did Joel's beagle end up at the vet?", MULTI,
+             refs=(("dog_adopt", 0), ("dog_vet", 1))),
+         Ask("Why did Joel spend a night at the vet {in_month}?", TEMPORAL, (1,)))),
+    Plant("dog_training", (0.7, 0.9), (
+        ("J", "Pixel passed his obedience class, he sits and stays now, mostly"),),),
+    # Joel's pottery
+    Plant("pottery_start", (0.1, 0.3), (
+        ("A", "You said you needed a hobby away from screens, any luck?"),
+        ("J", "I joined a wheel-throwing class at the community studio, Tuesday nights. My first "
+              "bowl looks like a hat")),
+        (Ask("What new pastime did Joel take up to get away from screens?", SINGLE, (1,)),
+         Ask("On which evening does Joel go to his pottery class?", SINGLE,
+             (1,)))),
+    Plant("pottery_gift", (0.6, 0.8), (
+        ("J", "I'm giving my mum four mugs I glazed myself for her birthday"),),
+        (Ask("What present is Joel making his mum, and where did he learn how?", MULTI,
+             refs=(("pottery_gift", 0), ("pottery_start", 1))),)),
+    # Joel's dad
+    Plant("dad_surgery", (0.15, 0.35), (
+        ("J", "Dad's knee operation is next Friday, I'm driving up to stay with him for the "
+              "week"),
+        ("A", "Fingers crossed, tell him I said hi")),
+        (Ask("When is Joel's father's knee surgery?", TEMPORAL),
+         Ask("What is happening to Joel's father on {next_friday}?", TEMPORAL))),
+    Plant("dad_recovery", (0.4, 0.6), (
+        ("A", "How's your dad getting on?"),
+        ("J", "Walking with a cane already, the physio is impressed. He wants to be back on the "
+              "golf course by summer")),
+        (Ask("How is Joel's dad getting on after the operation?", SINGLE, (1,)),
+         Ask("What operation did Joel's father have, and how is he getting around now?", MULTI,
+             refs=(("dad_surgery", 0), ("dad_recovery", 1))))),
+    # Joel's school
+    Plant("joel_job", (0.0, 0.1), (
+        ("A", "Are you still teaching at the high school?"),
+        ("J", "Yes, years 11 and 12 mostly, and I run the robotics club on Wednesdays")),
+        (Ask("Which year groups does Joel teach at the high school?", SINGLE, (1,)),)),
+    Plant("joel_trip", (0.3, 0.5), (
+        ("J", "I'm taking thirty students to the science museum in Munich tomorrow, pray for "
+              "me"),),
+        (Ask("Where did Joel take his students on {tomorrow}?", TEMPORAL),)),
+    Plant("joel_promotion", (0.65, 0.8), (
+        ("J", "They asked me to be head of the science department from September"),
+        ("A", "Joel! That's huge, congratulations")),
+        (Ask("What new role was Joel offered at his school?", SINGLE),
+         Ask("What career news did Joel share {in_month}?", TEMPORAL, rivals=("joel_results",)))),
+    Plant("joel_results", (0.88, 1.0), (
+        ("J", "My year 12s got their results, 27 of 30 passed chemistry, best in five years"),),
+        (Ask("What subject does Joel teach?", SINGLE),)),
+    # Joel's car
+    Plant("car_breakdown", (0.25, 0.45), (
+        ("J", "The car died on the motorway last Saturday, the gearbox is gone, 1,800 to fix"),
+        ("A", "Ouch. Are you going to fix it or sell it?"),
+        ("J", "Probably scrap it and get an electric one")),
+        (Ask("What went wrong with Joel's car on {last_saturday}?", TEMPORAL),
+         Ask("Was Joel going to fix his old car or sell it?", SINGLE, (2,)))),
+    Plant("car_new", (0.55, 0.75), (
+        ("J", "Picked up a secondhand Renault Zoe, the range is about 300 km and Pixel loves the "
+              "back seat"),),
+        (Ask("What car did Joel buy {in_month}?", TEMPORAL),
+         Ask("What did Joel replace his broken-down car with, and what was wrong with the old "
+             "one?", MULTI, refs=(("car_new", 0), ("car_breakdown", 0))),)),
+    # Joel's novel
+    Plant("novel_start", (0.05, 0.3), (
+        ("J", "Don't laugh, I've started writing a fantasy novel, about a lighthouse keeper who "
+              "can hear the dead"),),
+        (Ask("What is Joel's novel about?", SINGLE),
+         Ask("What creative project did Joel begin {in_month}?", TEMPORAL,
+             rivals=("pottery_start",)))),
+    Plant("novel_progress", (0.5, 0.7), (
+        ("A", "How's the book coming along?"),
+        ("J", "Hit 40,000 words this morning, halfway through the first draft")),
+        (Ask("How many words had Joel written on {day}?", TEMPORAL, (1,)),)),
+    Plant("novel_agent", (0.85, 1.0), (
+        ("J", "A literary agent in London wants the full manuscript after the first three "
+              "chapters"),),
+        (Ask("Who wants to read Joel's whole manuscript?", SINGLE),
+         Ask("What good news about his book did Joel get {in_month}?", TEMPORAL,
+             rivals=("novel_progress",)))),
+    # Joel's life
+    Plant("joel_coffee", ANY, (
+        ("J", "I gave up coffee three weeks ago, switched to green tea, the headaches are "
+              "finally gone"),),
+        (Ask("What does Joel drink now instead of coffee?", SINGLE),
+         Ask("Since about when has Joel been off coffee?", TEMPORAL))),
+    Plant("joel_neighbours", ANY, (
+        ("A", "Did things get better with the new neighbours?"),
+        ("J", "No, they still play the drums at midnight, my polite note changed nothing")),
+        (Ask("Did things get better between Joel and his new neighbours?", SINGLE, (1,)),)),
+    Plant("joel_niece", (0.4, 0.7), (
+        ("J", "My sister had the baby yesterday, a girl, Lucia, 3.2 kilos"),
+        ("A", "Congratulations Uncle Joel!")),
+        (Ask("When was Joel's niece born?", TEMPORAL),
+         Ask("What happened in Joel's family on {yesterday}?", TEMPORAL),
+         Ask("What did Joel's sister name the baby?", SINGLE))),
+    Plant("joel_summer", (0.6, 0.85), (
+        ("A", "Any plans for the summer break?"),
+        ("J", "Two weeks hiking in the Pyrenees with my brother, if Pixel's dogsitter says yes")),
+        (Ask("What are Joel's plans for the summer break?", SINGLE, (1,)),)),
+    Plant("joel_balcony", (0.5, 0.8), (
+        ("J", "The tomatoes are finally coming up on the balcony, and the basil went wild"),),
+        (Ask("What is Joel growing on his balcony?", SINGLE),)),
 ]
-NOTE_ASKS = [
-    Ask("What's Lena's time zone?", (), (p("Lena Fischer", "timezone"),)),
-    Ask("Which city does Tomas work from?", (), (p("Tomas Rivera", "city"),)),
-    Ask("What does Isabel do at the company?", (), (p("Isabel Souza", "role"),)),
-    Ask("Does Ravi like pairing or written specs better?", (), (p("Ravi Menon", "style1"),)),
-    Ask("Which days is Sam usually out visiting clients?", (), (p("Sam Okafor", "style1"),)),
-    Ask("When does Nadia close the monthly books?", (), (p("Nadia Petrova", "style2"),)),
-    Ask("How does Omar want estimates?", (), (p("Omar Haddad", "style2"),)),
-    Ask("Who owns the Cobalt project?", (), (("Projects/Cobalt", "owner"),)),
-    Ask("Who is in charge of the customer portal project?", (), (("Projects/Harbor", "owner"),)),
+CROSS = [  # questions over several plants (their refs)
+    Ask("Who teaches Ana the cello, and what did it cost her?", MULTI,
+        refs=(("cello_teacher", 1), ("cello_buy", 1))),
+    Ask("Did Ana's injury stop her finishing the race, and what was her time?", MULTI,
+        refs=(("run_injury", 1), ("run_result", 0))),
+    Ask("What colour is the wall covering in Ana's renovated kitchen?", MULTI,
+        refs=(("flat_kitchen", 0), ("flat_tiles", 1))),
+    Ask("Where did Ana's Japan trip start, and what did she enjoy most?", MULTI,
+        refs=(("trip_plan", 1), ("trip_back", 0))),
+    Ask("Which breed is the dog that loves Joel's new car?", MULTI,
+        refs=(("car_new", 0), ("dog_adopt", 0))),
+    Ask("Why is Ana learning Japanese?", MULTI,
+        refs=(("ana_language", 0), ("trip_plan", 1))),
+    Ask("Whose wedding is Ana writing a speech for, and where is it held?", MULTI,
+        refs=(("wedding_speech", 0), ("wedding_invite", 0))),
+    Ask("Which qualification did Ana earn before taking the job with kids at night?", MULTI,
+        refs=(("ana_exam", 0), ("ana_night_shift", 1))),
+    Ask("Which of Joel's pets swallowed a sock, and what did it learn later?", MULTI,
+        refs=(("dog_vet", 1), ("dog_training", 0))),
+    Ask("What is Joel's book about, and how many words had he reached by the middle of the "
+        "first version?", MULTI, refs=(("novel_start", 0), ("novel_progress", 1))),
+    Ask("Which subject does Joel teach, and where was the museum his students visited?", MULTI,
+        refs=(("joel_results", 0), ("joel_trip", 0))),
+    Ask("How has Ana's cello playing gone since she started?", OPEN,
+        refs=(("cello_buy", 1), ("cello_teacher", 1), ("cello_recital", 0))),
+    Ask("How did Ana's half marathon training go?", OPEN,
+        refs=(("run_signup", 0), ("run_injury", 1), ("run_result", 0))),
+    Ask("How has life with Pixel been for Joel?", OPEN,
+        refs=(("dog_adopt", 0), ("dog_vet", 1), ("dog_training", 0))),
+    Ask("How has Joel's novel developed over the months?", OPEN,
+        refs=(("novel_start", 0), ("novel_progress", 1), ("novel_agent", 0))),
+    Ask("What has been going on with Ana's sister and parents?", OPEN,
+        refs=(("clara_move", 1), ("clara_job", 1), ("parents_sell", 0))),
+    Ask("What has happened at Joel's school this year?", OPEN,
+        refs=(("joel_trip", 0), ("joel_promotion", 0), ("joel_results", 0))),
+    Ask("What has been happening with Joel's dad and sister?", OPEN,
+        refs=(("dad_surgery", 0), ("dad_recovery", 1), ("joel_niece", 0))),
+    Ask("What does Ana do outside of work?", OPEN,
+        refs=(("cello_teacher", 1), ("ana_volunteer", 0), ("ana_language", 0))),
+    Ask("What hobbies has Joel picked up this year?", OPEN,
+        refs=(("pottery_start", 1), ("novel_start", 0), ("joel_balcony", 0))),
+    Ask("How have Joel's car troubles played out?", OPEN,
+        refs=(("car_breakdown", 0), ("car_breakdown", 2), ("car_new", 0))),
 ]
-STATUS = [
-    "- [[{p}]]: still heads down on {proj}, nothing blocking",
-    "- [[{p}]]: blocked on review for the {proj} branch, can someone take a look?",
-    "- [[{p}]]: closed {n} tickets yesterday, mostly small {proj} bugs",
-    "- [[{p}]]: out early today, dentist",
-    "- [[{p}]]: no news from my side",
-    "- [[{p}]]: pairing with [[{q}]] on {proj} this afternoon",
-    "- [[{p}]]: the {proj} demo went fine, a few questions about timelines",
-    "- [[{p}]]: writing up the {proj} notes, will share by end of day",
-    "- [[{p}]]: in interviews most of the day",
-    "- [[{p}]]: flaky test in the {proj} pipeline again, a rerun fixed it",
-    "- [[{p}]]: catching up on email after yesterday's calls",
-    "- [[{p}]]: finishing the {proj} estimates, I'd like another pair of eyes",
-    "- [[{p}]]: staging is slow again, looking into it",
-    "- [[{p}]]: prepping for the {cust} call",
+# chit-chat about a story, used only in sessions after the story's plant (key)
+STORY_TALK: list[tuple[str, tuple[Turn, ...]]] = [
+    ("cello_buy", (("A", "Practised the cello for an hour last night, the neighbours must love "
+                         "me"), ("J", "Play me something next time we meet"))),
+    ("cello_buy", (("A", "My fingertips finally stopped hurting from the strings"),)),
+    ("cello_teacher", (("A", "Mr. Duarte made me play the same four bars for the whole lesson"),
+                       ("J", "Sounds like a proper teacher"))),
+    ("dog_adopt", (("J", "Pixel says hi, he's asleep on my feet"),
+                   ("A", "Give him a scratch from me"))),
+    ("dog_adopt", (("J", "Took Pixel to the beach, he was terrified of the waves"),)),
+    ("dog_adopt", (("A", "Is the dog still eating your shoes?"),
+                   ("J", "Only the expensive ones"))),
+    ("run_signup", (("A", "Did a 10 km run this morning, my legs are jelly"),
+                    ("J", "You're a machine"))),
+    ("run_signup", (("J", "How's the training going?"), ("A", "Slowly, but it's going"))),
+    ("novel_start", (("J", "Wrote two pages of the novel last night and deleted one of them"),)),
+    ("novel_start", (("A", "Any news from the lighthouse?"),
+                     ("J", "The keeper is still stuck in chapter four"))),
+    ("flat_kitchen", (("A", "Still dust everywhere from the builders"),
+                      ("J", "The joys of renovation"))),
+    ("clara_move", (("A", "Clara sent photos of the trams in Lisbon, I'm so jealous"),)),
+    ("dad_surgery", (("J", "Dad sends his thanks for the card"),
+                     ("A", "Tell him to behave and do his exercises"))),
+    ("pottery_start", (("J", "Made another wonky bowl at the studio, it's a tradition now"),)),
+    ("trip_plan", (("A", "Bought a guidebook for Japan, it's already full of sticky notes"),)),
+    ("car_new", (("J", "The electric car is so quiet I keep thinking it's off"),)),
+    ("wedding_invite", (("A", "Dress fitting for Sofia's wedding today, I looked like a "
+                              "meringue"), ("J", "I'm sure you looked great"))),
+    ("joel_job", (("J", "Marking lab reports all evening, send help"),)),
+    ("joel_job", (("A", "How were the robotics kids this week?"),
+                  ("J", "One of them built a robot that only drives backwards, I love it"))),
+    ("ana_night_shift", (("A", "Nights are weird, I had breakfast at 7 pm"),)),
 ]
-Talk = tuple[str, ...]  # one remark, or a remark and the reply to it
-CHAT: list[Talk] = [
-    ("- [[{p}]]: quick one, where does the {proj} dashboard live these days?",
-     "- [[{q}]]: pinned it in the channel"),
-    ("- [[{p}]]: I think we're overthinking the {proj} rollout",
-     "- [[{q}]]: maybe, but I'd rather be careful with {cust} watching"),
-    ("- [[{p}]]: the {proj} launch checklist still has {n} open items",
-     "- [[{q}]]: most of them are copy changes, I'll clear them"),
-    ("- [[{p}]]: the budget conversation for {proj} is next week, not today",),
-    ("- [[{p}]]: we should revisit the date once QA has numbers",
-     "- [[{q}]]: agreed, no point guessing before that"),
-    ("- [[{p}]]: can we push this to tomorrow? I'm in back-to-back calls",
-     "- [[{q}]]: sure, I'll move it"),
-    ("- [[{p}]]: the docs for {proj} are out of date, I'll fix the README",),
-    ("- [[{p}]]: the vendor sent a revised quote, still too high",
-     "- [[{q}]]: ask them for a two-year price, that usually moves things"),
-    ("- [[{p}]]: sprint goal mostly met, {n} stories carry over",),
-    ("- [[{p}]]: found an edge case in the {proj} import, empty files crash it",
-     "- [[{q}]]: good catch, I'll add a test for that"),
-    ("- [[{p}]]: I'll put a proposal in the {proj} channel",
-     "- [[{q}]]: sounds good"),
-    ("- [[{p}]]: we need a decision on this soon",
-     "- [[{q}]]: not a blocker yet, but worth tracking"),
-    ("- [[{p}]]: let's timebox this to fifteen minutes",),
-    ("- [[{p}]]: status for {proj} is yellow, mostly scope creep",
-     "- [[{q}]]: I can help trim the list after lunch"),
-    ("- [[{p}]]: who's on call this weekend?",
-     "- [[{q}]]: checking the rota, will reply in the thread"),
-    ("- [[{p}]]: I've been going back and forth on the onboarding flow again",),
-    ("- [[{p}]]: numbers for {proj} look about the same as last week",),
-    ("- [[{p}]]: the board deck template is in the shared drive",),
-    ("- [[{p}]]: tried the new build on my phone, login felt snappier",
-     "- [[{q}]]: same here, though the settings page still lags"),
-    ("- [[{p}]]: let's take the details offline",),
-    ("- [[{p}]]: {cust} asked about pricing again, sent them the standard deck",),
-    ("- [[{p}]]: can we add the reporting idea to {proj}?",
-     "- [[{q}]]: I'd park that until after the milestone"),
-    ("- [[{p}]]: did anyone read the {proj} risk list? I added {n} items",),
-    ("- [[{p}]]: the cost numbers are still rough, don't quote them yet",
-     "- [[{q}]]: noted, I'll keep them out of the customer update"),
-    ("- [[{p}]]: thanks everyone, good session",),
-    ("- [ ] [[{p}]] to send the notes to the group",),
-    ("- [ ] [[{p}]] to follow up with {cust}",),
-    ("- [ ] [[{q}]] to update the {proj} tracker",),
-    ("- [x] [[{p}]] shared the {proj} demo recording",),
-    ("Discussed the {proj} timeline; nothing final yet.",),
-    ("Short one, mostly status. Action items are in the {proj} tracker.",),
-    ("Ran over time again; the second half moves to {wd}.",),
+SMALL_TALK: list[tuple[Turn, ...]] = [  # slots: {show} {food} {n} {weekday} {friend} {place}
+    (("J", "How was your week?"), ("A", "Long. {n} shifts in a row, I'm a zombie")),
+    (("A", "Did you watch the last episode of {show}?"), ("J", "Not yet, no spoilers!")),
+    (("J", "It's been raining for {n} days straight here"),
+     ("A", "Same here, I've forgotten what the sun looks like")),
+    (("A", "I tried making {food} from scratch, total disaster"),
+     ("J", "Send me the recipe anyway")),
+    (("J", "Any good podcast recommendations?"),
+     ("A", "I've been listening to one about unsolved mysteries, very creepy")),
+    (("A", "My phone battery keeps dying by lunchtime"), ("J", "Time for a new one")),
+    (("J", "Went to a quiz night with {friend} and the others, we came last"),
+     ("A", "Classic")),
+    (("A", "Work was chaos today, {n} admissions at once"),
+     ("J", "Hope you got a break at least")),
+    (("J", "The students were unusually quiet on {weekday}, suspicious"),
+     ("A", "They're planning something")),
+    (("A", "Found a great bakery near {place}, the cinnamon buns are dangerous"),),
+    (("J", "Cleaned the whole flat on {weekday}, I feel like a new person"),),
+    (("A", "Can't believe how fast this month went"), ("J", "Tell me about it")),
+    (("J", "My brother keeps sending me memes at 3 am"), ("A", "Mute him")),
+    (("A", "Mum called for an hour about the neighbours' fence"), ("J", "Riveting stuff")),
+    (("A", "Should I get a plant for the living room?"),
+     ("J", "Get a cactus, impossible to kill")),
+    (("J", "Watched a documentary about octopuses, they're smarter than me"),),
+    (("A", "Traffic was terrible this morning, {n}0 minutes to get to work"),),
+    (("J", "What are you up to this weekend?"), ("A", "Nothing much, sleep and laundry")),
+    (("A", "I'm thinking of cutting my hair short"), ("J", "Do it, it'll grow back")),
+    (("J", "Trying to read more before bed instead of scrolling"), ("A", "How's that going?"),
+     ("J", "{n} nights out of seven, if I'm honest")),
+    (("A", "Have you seen {show}?"), ("J", "Started it, the first episode was slow"),
+     ("A", "It gets better, trust me")),
+    (("J", "Made {food} for dinner, not bad at all"), ("A", "Look at you, a proper cook")),
+    (("A", "The new head nurse is strict but fair"),),
+    (("J", "Staff meeting ran {n} hours on {weekday}, I nearly fell asleep"),),
+    (("A", "My downstairs neighbour gave me a whole bag of lemons"), ("J", "Lemonade time")),
+    (("J", "Is it me or is everything more expensive this year?"), ("A", "It's not you")),
+    (("A", "I keep forgetting to call the bank"), ("J", "Set a reminder, right now")),
+    (("J", "The wifi at school has been down since {weekday}"),),
+    (("A", "We should do a video call soon instead of typing"), ("J", "Yes, let's")),
+    (("J", "Got a parking ticket, five minutes over"), ("A", "Criminal")),
+    (("A", "Slept eleven hours, no regrets"),),
+    (("J", "Bumped into {friend} at {place}, sends you a hug"), ("A", "Aw, hug back")),
+    (("A", "{friend} is coming over for {food} on {weekday}"), ("J", "Save me some")),
+    (("J", "Can you recommend a good series? I finished {show}"),
+     ("A", "Try something lighter next, you need it")),
+    (("A", "Had coffee with {friend} at {place}, we talked for {n} hours"),),
+    (("J", "My knee hurts when it rains, I'm officially old"), ("A", "Welcome to the club")),
+    (("A", "The hospital canteen had {food} today, a rare win"),),
+    (("J", "Do you still have my umbrella?"), ("A", "Maybe. Probably. I'll check")),
+    (("A", "My landlord finally fixed the heating"), ("J", "Only took {n} weeks")),
+    (("J", "I signed up for a gym and went once"), ("A", "Once is a start")),
+    (("A", "There's a street market at {place} on {weekday}, want to come?"),
+     ("J", "If I'm free, I'll let you know")),
 ]
-PROJECT_CHAT: dict[str, list[Talk]] = {
-    "Atlas": [("- [[{p}]]: the Android build is green again",),
-              ("- [[{p}]]: QA found {n} new crashes on older phones",
-               "- [[{q}]]: send me the device list, I'll reproduce them"),
-              ("- [[{p}]]: launch comms draft for Atlas is in the doc, comments welcome",),
-              ("- [[{p}]]: offline mode still loses drafts when the app is killed",)],
-    "Beacon": [("- [[{p}]]: the Adyen sandbox credentials finally arrived",),
-               ("- [[{p}]]: webhook retries look fine in staging",),
-               ("- [[{p}]]: finance wants a reconciliation report after the cutover",
-                "- [[{q}]]: I'll draft the columns this week"),
-               ("- [[{p}]]: the Beacon runbook needs a rollback section",)],
-    "Cobalt": [("- [[{p}]]: dbt models for invoices are merged",),
-               ("- [[{p}]]: the warehouse cost dashboard is up",),
-               ("- [[{p}]]: sales wants pipeline data in Cobalt too",
-                "- [[{q}]]: after the core tables are stable, not before"),
-               ("- [[{p}]]: event schema v2 is documented in the glossary",)],
-    "Harbor": [("- [[{p}]]: portal invite emails will go out in batches",),
-               ("- [[{p}]]: the usage page mockups are ready for review",),
-               ("- [[{p}]]: customers keep asking when the portal opens",
-                "- [[{q}]]: tell them spring, no exact date yet"),
-               ("- [[{p}]]: the Harbor API needs rate limits before beta",)],
-}
-CUSTOMER_CHAT: list[Talk] = [
-    ("- [[{p}]]: {cust} is happy overall, a few complaints about slow exports",),
-    ("- [[{p}]]: {cust} wants a call about the contract next week",
-     "- [[{q}]]: I'll send a few slots"),
-    ("- [[{p}]]: their new ops lead joined the call, seems sharp",),
-    ("- [[{p}]]: renewal with {cust} comes up next quarter",),
-    ("- [[{p}]]: {cust} asked for a named contact in support",
-     "- [[{q}]]: I'll send them the onboarding guide again and introduce myself"),
-    ("- [[{p}]]: usage at {cust} is up since the last release",),
+GREETINGS: list[tuple[str, tuple[Turn, ...]]] = [  # (part of the day or "", turns)
+    ("", (("A", "Hey Joel!"), ("J", "Hi Ana, how are you?"), ("A", "Good, a bit tired. You?"))),
+    ("morning", (("J", "Morning! Got a minute?"), ("A", "Always, what's up?"))),
+    ("morning", (("A", "Good morning! Coffee in hand?"), ("J", "Tea these days, but yes"))),
+    ("", (("A", "Hi! Got a sec?"), ("J", "Sure, it's been a crazy few days though"))),
+    ("evening", (("J", "Hey, are you around?"), ("A", "Yes, just got home"))),
+    ("", (("A", "Hello hello"), ("J", "Hi! Perfect timing, I was about to message you"))),
+    ("evening", (("J", "Evening! Survived the day?"), ("A", "Barely. You?"))),
+    ("", (("J", "Hi Ana, quick catch-up?"), ("A", "Sure, go"))),
 ]
-SMALL_TALK: list[Talk] = [
-    ("- [[{p}]]: anyone tried the new ramen place near the office?",
-     "- [[{q}]]: yes, long queue but worth it"),
-    ("- [[{p}]]: the coffee machine on the third floor is fixed, finally",),
-    ("- [[{p}]]: photos from the hike are in the random channel",
-     "- [[{q}]]: the view from the top was unreal"),
-    ("- [[{p}]]: book club picks a new book on {wd}",),
-    ("- [[{p}]]: my kid's school is closed {wd}, I'll work from home",),
+GOODBYES: list[tuple[str, tuple[Turn, ...]]] = [
+    ("", (("J", "I have to run, talk soon"), ("A", "Bye! Say hi to everyone"))),
+    ("evening", (("A", "Okay, dinner time for me. Later!"), ("J", "Enjoy!"))),
+    ("evening", (("J", "Bedtime for me, night!"),)),
+    ("morning", (("A", "Got to go, my shift starts soon"), ("J", "Have a good one"))),
+    ("", (("A", "Got to go, talk later"), ("J", "Bye!"))),
+    ("morning", (("J", "First period in ten minutes, bye!"), ("A", "Good luck!"))),
 ]
-GENERIC_TITLES = ["{proj} sync", "Thread in #{lproj}", "1:1 {a} / {b}", "Planning", "Retro",
-                  "{proj} design review", "Call with {cust}", "Lunch chat", "Weekly review",
-                  "Quick sync", "{proj} status"]
+SHOWS = ["Severance", "The Bear", "Slow Horses", "Shogun", "Only Murders in the Building",
+         "Bake Off", "The Last of Us"]
+FOODS = ["pasta", "sourdough", "dumplings", "a curry", "pastel de nata", "a risotto",
+         "bacalhau", "tacos"]
+FRIENDS = ["Marta", "Ines", "Tiago", "Nora", "Leo", "Rita"]
+PLACES = ["the station", "the old market", "the hospital", "the river", "Rua das Flores",
+          "the park"]
+NUMBERS = ["two", "three", "four", "five", "six"]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
-DATE_SLOT = re.compile(r"\{date\+(\d+)\}")
+STOP_WORDS = """a about after again all am an and any are as at be been before being but by
+can could did do does doing during for from get got had has have he her here him his how i if in
+into is it its just me more most my new no not now of off on once only or other our out over own
+she should so some such than that the their them then there these they this those through to too
+under until up us very was we were what when where which while who whom why will with would you
+your yours ana joel ana's joel's"""
+STOP = frozenset(STOP_WORDS.split())
+WORD = re.compile(r"[a-z0-9']+")
 
 
-def weekdays(days: int) -> list[dt.date]:
-    """``days`` consecutive weekdays from START."""
-    out: list[dt.date] = []
-    day = START
-    while len(out) < days:
-        if day.weekday() < 5:
-            out.append(day)
-        day += dt.timedelta(days=1)
-    return out
+def stem(word: str) -> str:
+    """A crude stem: without ``'s`` and a final ``s``, ``es``, ``ed`` or ``ing``."""
+    word = word.removesuffix("'s").strip("'")
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    """Stems of the words of ``text`` that are not stop words or the speakers' names."""
+    return {stem(w) for w in WORD.findall(text.lower()) if w not in STOP} - {"ana", "joel"}
+
+
+# --- dates ----------------------------------------------------------------------------------
 
 
 def spoken(day: dt.date) -> str:
-    """A date as people write it: ``March 3``."""
-    return f"{day:%B} {day.day}"
+    """A date as people write it: ``10 January``."""
+    return f"{day.day} {day:%B}"
 
 
-def fill_dates(text: str, day: dt.date) -> str:
-    """``{date+N}``, ``{prev_month}``, ``{next_month}`` and ``{day}`` for a note of ``day``."""
-    text = DATE_SLOT.sub(lambda m: spoken(day + dt.timedelta(days=int(m.group(1)))), text)
-    first = day.replace(day=1)
-    previous = first - dt.timedelta(days=1)
-    following = (first + dt.timedelta(days=32)).replace(day=1)
-    return (text.replace("{prev_month}", f"{previous:%B}")
-            .replace("{next_month}", f"{following:%B}").replace("{day}", spoken(day)))
+def slots(day: dt.date, month_is_unique: bool) -> dict[str, str]:
+    """The date words a question may name, read from the note's date ``day``."""
+    monday = day - dt.timedelta(days=day.weekday())
+    return {
+        "day": spoken(day),
+        "yesterday": spoken(day - dt.timedelta(days=1)),
+        "tomorrow": spoken(day + dt.timedelta(days=1)),
+        "next_friday": spoken(monday + dt.timedelta(days=11)),
+        "last_saturday": spoken(day - dt.timedelta(days=(day.weekday() - 5) % 7 or 7)),
+        "last_week": "the week of " + spoken(monday - dt.timedelta(days=7)),
+        "in_month": f"in {day:%B %Y}" if month_is_unique else f"on {spoken(day)} {day.year}",
+    }
 
 
-def filler(rng: random.Random, pool: list[Talk], people: list[str], count: int,
-           project: str | None = None, customer: str | None = None) -> list[list[str]]:
-    """Remarks (with their replies) from ``pool`` between ``people``, at most ``count`` lines
-    in all, mostly about ``project`` (when given) and ``customer``."""
-    talks: list[list[str]] = []
-    used = 0
-    for talk in rng.sample(pool, len(pool)):
-        if used + len(talk) > count:
-            continue
-        a, b = rng.sample(people, 2) if len(people) > 1 else (people[0], people[0])
-        about = project if project and rng.random() < 0.75 else rng.choice(PROJECTS).name
-        slots = {"p": a, "q": b, "proj": about, "cust": customer or rng.choice(CUSTOMERS),
-                 "n": rng.randint(2, 9), "wd": rng.choice(WEEKDAYS)}
-        talks.append([line.format(**slots) for line in talk])
-        used += len(talk)
-    return sorted(talks, key=placement)
+def schedule(rng: random.Random, count: int) -> list[tuple[dt.date, str]]:
+    """The (day, HH:MM) of each session: gaps of 0-9 days, a second session of a day later."""
+    out: list[tuple[dt.date, str]] = []
+    day = START
+    for index in range(count):
+        if index and rng.random() < 0.2 and int(out[-1][1][:2]) < 15:
+            hour = rng.randint(18, 22)
+        else:
+            day += dt.timedelta(days=rng.randint(2, 9) if index else 0)
+            hour = rng.randint(7, 14)
+        out.append((day, f"{hour:02d}:{rng.choice(range(0, 60, 5)):02d}"))
+    return out
 
 
-def placement(talk: list[str]) -> int:
-    """Summaries open an entry, tasks and thanks close it, talk goes between."""
-    if talk[0].startswith(("Discussed", "Short one", "Ran over")):
-        return 0
-    return 2 if talk[0].startswith(("- [ ]", "- [x]")) or "thanks everyone" in talk[0] else 1
+# --- sessions -------------------------------------------------------------------------------
 
 
-def attendees(people: list[str]) -> str:
-    """The ``Attendees:`` line of a meeting."""
-    return "Attendees: " + ", ".join(f"[[{name}]]" for name in people)
-
-
-def project_of(title: str, people: tuple[str, ...]) -> Project:
-    """The project a plant is about: named in its title, else the first one a person is in."""
-    for project in PROJECTS:
-        if project.name in title:
-            return project
-    return next((pr for pr in PROJECTS if people[0] in pr.members), PROJECTS[0])
-
-
-def fact_entry(rng: random.Random, plant: Plant, day: dt.date) -> Entry:
-    """An entry holding the plant's lines among 2-6 filler lines (3-8 lines in all)."""
-    people = list(plant.people)
-    extra = [name for name in sorted(BY_NAME) if name not in people]
-    if rng.random() < 0.5:
-        people.append(rng.choice(extra))
-    project = project_of(plant.title, plant.people)
-    pool = CHAT + PROJECT_CHAT[project.name]
-    room = 8 - len(plant.lines)
-    talks = filler(rng, pool, people, rng.randint(2, min(6, room)), project.name)
-    if rng.random() < 0.4 and sum(map(len, talks)) + len(plant.lines) < 8:
-        talks.insert(0, [attendees(people)])
-    low = 1 if talks and talks[0][0].startswith("Attendees") else 0
-    at = rng.randint(low, len(talks))
-    entry = Entry(plant.title, [line for talk in talks[:at] for line in talk], {})
-    for index, text in enumerate(plant.lines):
-        entry.facts[len(entry.lines)] = (plant, index)
-        entry.lines.append(fill_dates(text, day))
-    entry.lines += [line for talk in talks[at:] for line in talk]
-    return entry
-
-
-def standup(rng: random.Random) -> Entry:
-    """A standup: one status line for each of 3-6 people."""
-    people = rng.sample(sorted(BY_NAME), rng.randint(3, 6))
-    lines: list[str] = []
-    for template in rng.sample(STATUS, len(people)):
-        name = people[len(lines)]
-        other = rng.choice([n for n in people if n != name])
-        lines.append(template.format(p=name, q=other, proj=rng.choice(PROJECTS).name,
-                                     cust=rng.choice(CUSTOMERS), n=rng.randint(2, 9)))
-    return Entry("Standup", lines)
-
-
-def generic_entry(rng: random.Random) -> Entry:
-    """A meeting, thread, 1:1, customer call or chat of 3-8 filler lines."""
-    template = rng.choice(GENERIC_TITLES)
-    project = rng.choice(PROJECTS)
-    customer = rng.choice(CUSTOMERS)
-    people = rng.sample(list(dict.fromkeys([*project.members, "Ben Carter", "Sam Okafor"])), 3)
-    a, b = people[0].split()[0], people[1].split()[0]
-    title = template.format(proj=project.name, lproj=project.name.lower(), a=a, b=b,
-                            cust=customer)
-    if "1:1" in title:
-        people = people[:2]
-    pool = CHAT + PROJECT_CHAT[project.name]
-    if template.startswith("Call"):
-        people = list(dict.fromkeys(["Sam Okafor", "Grace Liu", people[0]]))
-        pool = CUSTOMER_CHAT
-    elif template == "Lunch chat":
-        pool = SMALL_TALK
-    count = rng.randint(3, min(8, sum(map(len, pool))))
-    lines = [line for talk in filler(rng, pool, people, count, project.name, customer)
-             for line in talk]
-    if template in ("Planning", "Retro", "Weekly review") and len(lines) < 8:
-        lines.insert(0, attendees(people))
-    return Entry(title, lines)
-
-
-def place(rng: random.Random, plants: list[Plant], days: int) -> dict[int, list[Plant]]:
-    """Each plant on a day of its window, the least used days first (ties drawn at random)."""
-    by_day: dict[int, list[Plant]] = {i: [] for i in range(days)}
+def place(rng: random.Random, plants: list[Plant], count: int) -> dict[str, int]:
+    """Each plant's session: in its window, the least used session of it (ties at random)."""
+    used = [0] * count
+    where: dict[str, int] = {}
     for plant in plants:
-        low = min(days - 1, int(plant.window[0] * days))
-        high = max(low, min(days - 1, int(plant.window[1] * days) - 1))
-        window = list(range(low, high + 1))
-        fewest = min(len(by_day[i]) for i in window)
-        by_day[rng.choice([i for i in window if len(by_day[i]) == fewest])].append(plant)
-    return by_day
+        low = min(count - 1, int(plant.window[0] * count))
+        high = max(low, min(count - 1, round(plant.window[1] * count) - 1))
+        window = range(low, high + 1)
+        fewest = min(used[i] for i in window)
+        where[plant.key] = rng.choice([i for i in window if used[i] == fewest])
+        used[where[plant.key]] += 1
+    return where
 
 
-def day_entries(rng: random.Random, day: dt.date, plants: list[Plant]) -> list[Entry]:
-    """The entries of one day, in time order: an optional standup, facts and filler."""
-    entries = [fact_entry(rng, plant, day) for plant in plants]
-    total = max(len(entries) + 1, rng.randint(3, 5))
-    while len(entries) < total:
-        entries.append(generic_entry(rng))
-    rng.shuffle(entries)
-    if rng.random() < 0.6:
-        entries.insert(0, standup(rng))
-    return entries
+def fill(turns: tuple[Turn, ...], rng: random.Random) -> list[Turn]:
+    """Chit-chat turns with their slots filled."""
+    values = {"show": rng.choice(SHOWS), "food": rng.choice(FOODS), "n": rng.choice(NUMBERS),
+              "weekday": rng.choice(WEEKDAYS), "friend": rng.choice(FRIENDS),
+              "place": rng.choice(PLACES)}
+    return [(who, text.format(**values)) for who, text in turns]
 
 
-def render_daily(rng: random.Random, day: dt.date, entries: list[Entry]
-                 ) -> tuple[str, dict[tuple[str, int], int]]:
-    """The daily note's text and the file line of each planted (plant title, line index)."""
-    lines = ["---", "type: daily", f"date: {day.isoformat()}", "tags: [daily]", "---",
-             f"# {day.isoformat()}"]
-    slots = sorted(rng.sample(range(8 * 12, 18 * 12), len(entries)))
-    where: dict[tuple[str, int], int] = {}
-    for entry, slot in zip(entries, slots, strict=True):
-        lines += ["", f"### {slot // 12:02d}:{slot % 12 * 5:02d} — {entry.title}"]
-        for index, text in enumerate(entry.lines):
-            lines.append(text)
-            if index in entry.facts:
-                plant, number = entry.facts[index]
-                where[(id_of(plant), number)] = len(lines)
+def fits(part: str, hour: int) -> bool:
+    """Does a greeting or goodbye for ``part`` of the day fit a session at ``hour``?"""
+    return not part or (part == "morning") == (hour < 12)
+
+
+def session_blocks(rng: random.Random, plants: list[Plant], begun: set[str], hour: int,
+                   last_used: dict[tuple[Turn, ...], int], index: int
+                   ) -> list[tuple[str | None, list[Turn]]]:
+    """The blocks of one session in order: (plant key or None, turns). Chit-chat is drawn
+    least recently used first (ties at random); ``last_used`` is updated."""
+    middle: list[tuple[str | None, list[Turn]]] = [(p.key, list(p.turns)) for p in plants]
+    target = rng.randint(12, 22)
+    stories = [turns for key, turns in STORY_TALK if key in begun]
+    pool = [*stories, *SMALL_TALK]
+    pool = sorted(rng.sample(pool, len(pool)), key=lambda talk: last_used.get(talk, -1))
+    greeting = rng.choice([turns for part, turns in GREETINGS if fits(part, hour)])
+    goodbye = rng.choice([turns for part, turns in GOODBYES if fits(part, hour)])
+    length = len(greeting) + len(goodbye) + sum(len(t) for _, t in middle)
+    for talk in pool:
+        if length >= target:
+            break
+        middle.append((None, fill(talk, rng)))
+        last_used[talk] = index
+        length += len(talk)
+    rng.shuffle(middle)
+    return [(None, list(greeting)), *middle, (None, list(goodbye))]
+
+
+def render_day(day: dt.date, sessions: list[tuple[int, str, list[tuple[str | None, list[Turn]]]]]
+               ) -> tuple[str, dict[Ref, tuple[int, str, str]]]:
+    """A daily note's text and, for each planted (key, turn index), its (file line, block id,
+    line text)."""
+    lines = [f"# {day.isoformat()}"]
+    where: dict[Ref, tuple[int, str, str]] = {}
+    for number, time, blocks in sessions:
+        lines += ["", f"## Session {number} · {time}"]
+        turn = 0
+        for key, turns in blocks:
+            for position, (who, text) in enumerate(turns):
+                turn += 1
+                block = f"s{number:02d}t{turn:02d}"
+                lines.append(f"- [[{SPEAKERS[who]}]]: {text} ^{block}")
+                if key is not None:
+                    where[(key, position)] = (len(lines), block, lines[-1])
     return "\n".join(lines) + "\n", where
 
 
-def id_of(plant: Plant) -> str:
-    """A plant's key: its first fact line (unique)."""
-    return plant.lines[0]
+# --- questions ------------------------------------------------------------------------------
 
 
-def person_note(person: Person) -> str:
-    """A People/ note; field lines as in NOTE_LINES."""
-    projects = [pr for pr in PROJECTS if person.name in pr.members]
-    lines = ["---", "type: person", f"aliases: [{person.name.split()[0]}]",
-             f"role: {person.role}", f"timezone: {person.timezone}", f"team: {person.team}",
-             "---", f"# {person.name}", "", f"Based in {person.city}. {person.bio}", "",
-             "## Working style", f"- {person.style[0]}", f"- {person.style[1]}", "",
-             "## Projects"]
-    lines += [f"- [[{pr.name}]]" + (" (owner)" if pr.owner == person.name else "")
-              for pr in projects] or ["- none right now"]
-    return "\n".join(lines) + "\n"
+def questions_of(plants: list[Plant], session_of: dict[str, int],
+                 dates: list[tuple[dt.date, str]], where: dict[Ref, tuple[str, int, str, str]]
+                 ) -> list[Question]:
+    """Every question with its evidence (the planted turns, by note, file line and block id)."""
+    by_key = {plant.key: plant for plant in plants}
+    asks = [(plant.key, ask) for plant in plants for ask in plant.asks]
+    asks += [(ask.refs[0][0], ask) for ask in CROSS]
+    out: list[Question] = []
+    for key, ask in asks:
+        day = dates[session_of[key]][0]
+        month = (day.year, day.month)
+        unique = all((dates[session_of[r]][0].year, dates[session_of[r]][0].month) != month
+                     for r in ask.rivals)
+        refs = ask.refs or tuple((key, turn) for turn in ask.turns)
+        for ref_key, turn in refs:
+            if not 0 <= turn < len(by_key[ref_key].turns):
+                raise AssertionError(f"no turn {turn} in {ref_key}")
+        text = ask.text.format(**slots(day, unique))
+        evidence = [{"note": where[r][0], "line": where[r][1], "block": where[r][2]}
+                    for r in refs]
+        shared = content_words(text) & set().union(
+            *(content_words(by_key[k].turns[t][1]) for k, t in refs))
+        if ask.kind in (MULTI, OPEN) and len({session_of[k] for k, _ in refs}) < 2:
+            raise AssertionError(f"{text!r}: its evidence is in one session")
+        if len(shared) > MAX_SHARED:
+            raise AssertionError(f"{text!r} shares {sorted(shared)} with its evidence")
+        out.append({"question": text, "kind": ask.kind, "evidence": evidence, "agent": None})
+    return out
 
 
-def project_note(project: Project) -> str:
-    """A Projects/ note; ``owner`` on line 4."""
-    lines = ["---", "type: project", f"status: {project.status}",
-             f'owner: "[[{project.owner}]]"', "members:"]
-    lines += [f'  - "[[{name}]]"' for name in project.members]
-    lines += ["---", f"# {project.name}", "", project.goal]
-    return "\n".join(lines) + "\n"
+def check_evidence(out: Path, questions: list[Question],
+                   where: dict[Ref, tuple[str, int, str, str]]) -> None:
+    """Each evidence line of the written files is the planted turn with its block id."""
+    expected = {(note, line): text for note, line, _, text in where.values()}
+    for q in questions:
+        if q["kind"] not in KINDS:
+            raise AssertionError(f"unknown kind {q['kind']}")
+        for ev in q["evidence"]:
+            written = (out / f"{ev['note']}.md").read_text(encoding="utf-8").splitlines()
+            line = written[ev["line"] - 1] if 0 < ev["line"] <= len(written) else ""
+            if line != expected[(ev["note"], ev["line"])] or \
+                    not line.endswith(f" ^{ev['block']}"):
+                raise AssertionError(f"evidence {ev} is {line!r} in the written file")
+
+
+# --- files ----------------------------------------------------------------------------------
 
 
 def prepare(out: Path) -> None:
@@ -805,60 +676,45 @@ def prepare(out: Path) -> None:
                               encoding="utf-8")
 
 
-def write_notes(out: Path) -> None:
-    """People and project notes."""
-    for folder in ("People", "Projects"):
-        (out / folder).mkdir()
-    for person in PEOPLE:
-        (out / "People" / f"{person.name}.md").write_text(person_note(person), encoding="utf-8")
-    for project in PROJECTS:
-        (out / "Projects" / f"{project.name}.md").write_text(project_note(project),
-                                                             encoding="utf-8")
+def person_note(name: str) -> str:
+    """A speaker's People note."""
+    other = next(n for n in SPEAKERS.values() if n != name)
+    return (f"---\ntype: person\naliases: [{FULL_NAMES[name]}]\n---\n# {name}\n\n"
+            f"{FULL_NAMES[name]}, who chats with [[{other}]] in the daily notes.\n")
 
 
-def question(ask: Ask, note: str | None, lines: dict[int, int], day: dt.date | None) -> Question:
-    """One question with its evidence (daily lines first, then People/Projects lines)."""
-    evidence: list[dict[str, Any]] = [{"note": note, "line": lines[i]} for i in ask.lines] \
-        if note else []
-    evidence += [{"note": other, "line": NOTE_LINES[item]} for other, item in ask.notes]
-    text = fill_dates(ask.text, day) if day else ask.text
-    return {"question": text, "evidence": evidence, "agent": None}
-
-
-def check_unique(out: Path, questions: list[Question]) -> None:
-    """Every daily evidence line is unique in the vault (so its text identifies it)."""
-    seen: dict[str, int] = {}
-    for path in sorted(out.rglob("*.md")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            seen[line.strip()] = seen.get(line.strip(), 0) + 1
-    for q in questions:
-        for ev in q["evidence"]:
-            text = (out / f"{ev['note']}.md").read_text(encoding="utf-8").splitlines()
-            line = text[ev["line"] - 1].strip()
-            if not line or (str(ev["note"]).startswith("Daily/") and seen[line] != 1):
-                raise AssertionError(f"evidence line not unique: {ev} {line!r}")
-
-
-def generate_conversations(out: Path, days: int = 120, seed: int = 3) -> list[Question]:
+def generate_conversations(out: Path, sessions: int = 30, seed: int = 3) -> list[Question]:
     """Write the vault into ``out`` and return its questions (see the module docstring)."""
+    if sessions < MIN_SESSIONS:
+        raise ValueError(f"at least {MIN_SESSIONS} sessions")
     rng = random.Random(seed)
     out = Path(out)
     prepare(out)
-    write_notes(out)
+    (out / "People").mkdir()
     (out / "Daily").mkdir()
-    dates = weekdays(days)
-    by_day = place(rng, PLANTS, days)
-    where: dict[str, tuple[str, dt.date, dict[int, int]]] = {}
-    for index, day in enumerate(dates):
-        text, lines = render_daily(rng, day, day_entries(rng, day, by_day[index]))
+    for name in SPEAKERS.values():
+        (out / "People" / f"{name}.md").write_text(person_note(name), encoding="utf-8")
+    dates = schedule(rng, sessions)
+    session_of = place(rng, PLANTS, sessions)
+    by_session: dict[int, list[Plant]] = {}
+    for plant in PLANTS:
+        by_session.setdefault(session_of[plant.key], []).append(plant)
+    days: dict[dt.date, list[tuple[int, str, list[tuple[str | None, list[Turn]]]]]] = {}
+    begun: set[str] = set()
+    last_used: dict[tuple[Turn, ...], int] = {}
+    for index, (day, time) in enumerate(dates):
+        here = by_session.get(index, [])
+        blocks = session_blocks(rng, here, begun, int(time[:2]), last_used, index)
+        days.setdefault(day, []).append((index + 1, time, blocks))
+        begun |= {plant.key for plant in here}
+    where: dict[Ref, tuple[str, int, str, str]] = {}
+    for day, held in days.items():
+        text, lines = render_day(day, held)
         (out / "Daily" / f"{day.isoformat()}.md").write_text(text, encoding="utf-8")
-        for (key, number), line in lines.items():
-            where.setdefault(key, (f"Daily/{day.isoformat()}", day, {}))[2][number] = line
-    questions = [question(ask, where[id_of(plant)][0], where[id_of(plant)][2],
-                          where[id_of(plant)][1])
-                 for plant in PLANTS for ask in plant.asks]
-    questions += [question(ask, None, {}, None) for ask in NOTE_ASKS]
-    check_unique(out, questions)
+        for ref, (line, block, written) in lines.items():
+            where[ref] = (f"Daily/{day.isoformat()}", line, block, written)
+    questions = questions_of(PLANTS, session_of, dates, where)
+    check_evidence(out, questions, where)
     return questions
 
 
@@ -866,14 +722,15 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: write the vault and ``OUT.questions.json``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--days", type=int, default=120)
+    parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args(argv)
-    questions = generate_conversations(args.out, args.days, args.seed)
+    questions = generate_conversations(args.out, args.sessions, args.seed)
     target = args.out.with_name(args.out.name + ".questions.json")
     target.write_text(json.dumps(questions, indent=1, ensure_ascii=False) + "\n",
                       encoding="utf-8")
-    print(f"{args.days} daily notes and {len(questions)} questions in {args.out}")
+    kinds = {kind: sum(q["kind"] == kind for q in questions) for kind in KINDS}
+    print(f"{args.sessions} sessions and {len(questions)} questions ({kinds}) in {args.out}")
     return 0
 
 
