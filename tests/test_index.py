@@ -158,3 +158,39 @@ def test_a_scan_killed_between_batches_is_completed_by_the_next(tmp_path: Path) 
     assert other.index.stats.parsed == 1001
     for query in (rows, texts):
         assert again.store.query(query) == other.store.query(query), query
+
+
+def test_a_storing_scan_waits_for_another_and_stores_the_latest_listing(sample: Path) -> None:
+    import fcntl
+    import subprocess
+    import sys
+
+    vault = Vault(sample)
+    assert vault.index.stats.parsed > 0
+    (sample / "First.md").write_text("one\n")
+    fd = os.open(vault.store.folder / "scan.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another scan is storing
+    scan = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(sample), "scan"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # it lists the vault, sees First, and waits for the lock
+    assert scan.poll() is None
+    (sample / "Second.md").write_text("two\n")
+    os.remove(sample / "First.md")
+    vault.store.stored()  # the other scan finishes, as a storing scan does
+    os.close(fd)
+    assert scan.wait(timeout=60) == 0, scan.stderr.read() if scan.stderr else ""
+    with sqlite3.connect(vault.store.path) as db:  # what it stored, read without a scan
+        stored = {row[0] for row in db.execute("SELECT path FROM notes")}
+    assert "Second.md" in stored and "First.md" not in stored
+
+
+def test_an_index_another_vaultmem_rebuilt_is_opened_again(sample: Path) -> None:
+    vault = Vault(sample)
+    assert "People/Lucy Tan" in vault.notes
+    with sqlite3.connect(vault.store.path) as db:
+        db.execute("UPDATE meta SET value = 'another vaultmem' WHERE key = 'stamp'")
+    vault.refresh()
+    assert vault.index.stats.parsed == len(vault.notes)  # never trusted: read again
+    with sqlite3.connect(vault.store.path) as db:
+        stamp = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()[0]
+    assert stamp == vault.store.stamp

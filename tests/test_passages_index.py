@@ -8,8 +8,8 @@ from pathlib import Path
 
 from vaultmem.config import load_config
 from vaultmem.index import fts
-from vaultmem.read.parse import parse_with_body
 from vaultmem.read.note_passages import note_passages
+from vaultmem.read.parse import parse_with_body
 from vaultmem.vault import Vault
 
 

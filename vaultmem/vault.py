@@ -18,8 +18,8 @@ from .similar_names import NameIndex
 if TYPE_CHECKING:
     import networkx as nx
 from .index.doc import Meta
-from .index.graph_rows import note_nodes
 from .index.inverted import SearchIndex, documents, load_facts, load_index
+from .index.lookup import every_name, named
 from .index.rows import ATTACHMENT
 from .index.scan import Index, Progress, scan
 from .index.store import Store
@@ -106,8 +106,7 @@ class Vault:
         found = self._linked_as(wanted)
         if found is not None and found in self.notes:
             return self.notes[found]
-        aliased = [note_id for note_id, node in note_nodes(self.index.store).items()
-                   if wanted.casefold() in {alias.casefold() for alias in node["aliases"]}]
+        aliased = [i for i in named(self.index.store, wanted, aliases_only=True) if i in self.notes]
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
             return self.notes[aliased[0]]
         return self._missing(name)
@@ -135,8 +134,7 @@ class Vault:
 
     def _missing(self, name: str) -> Note:
         """Raise NoteNotFound with the closest titles and aliases as suggestions."""
-        names = NameIndex({note_id: [node["title"], *node["aliases"]]
-                           for note_id, node in note_nodes(self.index.store).items()})
+        names = NameIndex(every_name(self.index.store))
         ids = names.closest(name, limit=3, cutoff=60)
         hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
         raise NoteNotFound(f"no note named {name!r}{hint}")

@@ -13,11 +13,13 @@ Functions take the connection and leave the transaction to the caller (nothing h
 - Queries are never FTS5 syntax: words (runs of letters, digits and marks) and CJK bigrams are
   each put in double quotes and joined by OR, so quotes, operators, ``*^:()-`` are only
   separators. A CJK run of three or more characters also adds the run as a phrase, which lifts
-  passages holding the exact string; a one-character run is a prefix query.
-- Stopwords: very common English words (``STOPWORDS``) are dropped from a query that has other
-  terms; their posting lists are long and bm25 gives them almost no weight. A query of only
-  stopwords is searched as one phrase (``to be or not to be``): passages holding exactly that
-  sequence, often none. At most ``MAX_TERMS`` distinct terms are used, the first ones.
+  passages holding the exact string; a one-character run is a prefix query. Words joined by
+  ``-./:`` (``2023-11-08``, ``ocr-engine``) are also searched as a phrase.
+- Stopwords: very common English words (``STOPWORDS``, unless written in capitals like ``US``)
+  are dropped from a query that has other terms, and so are clitics (``Ana's``, ``don't``);
+  their posting lists are long and bm25 gives them almost no weight. A query of only stopwords
+  is searched as one phrase (``to be or not to be``): passages holding exactly that sequence,
+  often none. At most ``MAX_TERMS`` distinct terms are used, the first ones.
 - Score: FTS5's ``bm25()`` is lower for better matches (negative); ``PassageHit.score`` is its
   negation, so higher is better and always positive. Heading path and title matches weigh
   ``HEADS_WEIGHT`` times a text match.
@@ -68,7 +70,11 @@ STOPWORDS = frozenset({
     "its", "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so", "some",
     "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those",
     "to", "too", "us", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why",
-    "will", "with", "would", "you", "your"})
+    "will", "with", "would", "you", "your",
+    "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn", "wasn", "weren",
+    "won", "wouldn"})  # don't, once its 't is gone
+CLITIC = re.compile(r"(?<=\w)['\u2019](?:s|t|d|ll|m|re|ve)\b", re.IGNORECASE)  # Ana's, don't, I'm
+JOINED = re.compile(r"\w+(?:[-./:]\w+)+")  # 2023-11-08, ocr-engine, v1.2
 SEARCH = """
 SELECT p.path, p.number, p.start_line, p.end_line, p.block_id, p.text, p.headings, -hit.bm25,
        -hit.body
@@ -174,14 +180,22 @@ def _bigrams(run: str) -> list[str]:
 
 def match_expression(query: str) -> str | None:
     """The FTS5 MATCH text for a user's ``query``: quoted terms joined by OR, None if empty."""
+    query = CLITIC.sub("", query)
     words, cjk_terms = _query_terms(query)
-    kept = [word for word in words if word.lower() not in STOPWORDS]
+    kept = [word for word in words if word.lower() not in STOPWORDS or _acronym(word)]
     if not kept and not cjk_terms:
         return _quote(" ".join(words)) if words else None
+    phrases = [_quote(" ".join(_words(joined))) for joined in JOINED.findall(query)]
     unique: dict[str, str] = {}
-    for term in [_quote(word) for word in kept] + cjk_terms:
+    for term in [_quote(word) for word in kept] + cjk_terms + phrases:
         unique.setdefault(term.lower(), term)
     return " OR ".join(list(unique.values())[:MAX_TERMS])
+
+
+def _acronym(word: str) -> bool:
+    """True for a word written in capitals (``US``, ``IT``): a name, not a common word (but
+    ``AND``, ``OR`` and ``NOT``, typed as operators, stay common words)."""
+    return len(word) > 1 and word.isupper() and word not in ("AND", "OR", "NOT")
 
 
 def _query_terms(query: str) -> tuple[list[str], list[str]]:

@@ -136,6 +136,14 @@ def named(store: Store, name: str, *, aliases_only: bool = False) -> list[str]:
         (name.casefold(),))]
 
 
+def every_name(store: Store) -> dict[str, list[str]]:
+    """Every source note's title and aliases, by id."""
+    found: dict[str, list[str]] = {}
+    for note, name in store.query("SELECT DISTINCT note, name FROM names ORDER BY note, alias"):
+        found.setdefault(note, []).append(name)
+    return found
+
+
 def facts(store: Store, ids: Iterable[str]) -> dict[str, list[RawFact]]:
     """The facts each note among ``ids`` states, in stored order."""
     found: dict[str, list[RawFact]] = {}

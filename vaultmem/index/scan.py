@@ -161,40 +161,79 @@ class Index:
 
 def scan(config: Config, store: Store, progress: Progress | None = None) -> Index:
     """Read the vault behind ``config``; only files whose state (mtime, size, change time,
-    inode) changed are parsed."""
+    inode) changed are parsed. A scan with changes to store waits for any other one storing
+    (a lock in the cache folder) and, if one stored meanwhile, lists the vault again: the index
+    always ends with the latest listing, never an older one."""
     started = time.perf_counter()
-    listing = list_vault(config)
-    sources = [info for info in listing.notes if info.role == "source"]
-    old = store.states()
-    entries, todo = _reuse(old, sources)
-    stats = ScanStats(parsed=len(todo), reused=len(entries))
-    resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
-    known = {info.path: old.get(info.path, Entry(0, 0, 0, b"", b"", (0, 0))) for info in todo}
-    before = _roles(_split({**entries, **known}, listing))
-    _sync(store, before, resolver)  # links first
+    store.verify()
+    plan = _plan(config, store)
+    files = plan.before
     parsed: Entries = {}
-    for batch in _batched(_parse_all(config, todo, progress, resolver), STORE_EVERY):
-        parsed.update(batch)  # stored while the workers parse on: the two overlap
-        store.store_notes(batch)
-    entries.update(parsed)
-    removed = sorted(old.keys() - entries.keys())
-    stats.removed = len(removed)
-    if removed:
-        store.forget(removed)
-    split = _split(entries, listing)
+    removed: list[str] = []
+    if plan.todo or plan.old.keys() - plan.entries.keys() or \
+            store.files_key() != files_key(plan.before):
+        with store.exclusive():
+            if store.generation() != plan.generation:
+                plan = _plan(config, store)
+            parsed, removed, files = _store(config, store, plan, progress)
+            store.stored()
+    entries = {**plan.entries, **parsed}
+    stats = ScanStats(len(plan.todo), len(plan.entries), len(removed))
+    split = _split(entries, plan.listing)
     sources_by_id, generated, other = split.sources, split.generated, split.other
-    files = _roles(split) if parsed else before
-    if files != before:  # a note became generated, or stopped being
-        _sync(store, files, resolver)
     stats.seconds = time.perf_counter() - started
-    fetch = _fetcher(store, config, {info.path: info for info in sources})
+    fetch = _fetcher(store, config, {info.path: info for info in plan.sources})
     unread = [note_id for note_id, entry in generated.items() if not entry.read]
     if unread:  # few, and read whole by the checks that use them
         generated.update(fetch(unread))
     unusual = {path[:-3]: path for path in entries if not path.endswith(".md")}
-    notes = Notes(sources_by_id, resolver, fetch, store, unusual)
-    return Index(notes, store, dict(sorted(other.items())),
-                 listing.attachments, listing.problems, resolver, stats, generated, files)
+    notes = Notes(sources_by_id, plan.resolver, fetch, store, unusual)
+    return Index(notes, store, dict(sorted(other.items())), plan.listing.attachments,
+                 plan.listing.problems, plan.resolver, stats, generated, files)
+
+
+class _Plan(NamedTuple):
+    """What a scan found: the listing, the stored states, the entries it can reuse, the files
+    to parse, the resolver of the listing and the vault's files with their roles."""
+
+    listing: Listing
+    sources: list[FileInfo]
+    old: Entries
+    entries: Entries
+    todo: list[FileInfo]
+    resolver: Resolver
+    before: dict[str, str]
+    generation: int  # of the index when it was compared
+
+
+def _plan(config: Config, store: Store) -> _Plan:
+    """List the vault and compare it with the index."""
+    generation = store.generation()
+    listing = list_vault(config)
+    sources = [info for info in listing.notes if info.role == "source"]
+    old = store.states()
+    entries, todo = _reuse(old, sources)
+    resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
+    known = {info.path: old.get(info.path, Entry(0, 0, 0, b"", b"", (0, 0))) for info in todo}
+    before = _roles(_split({**entries, **known}, listing))
+    return _Plan(listing, sources, old, entries, todo, resolver, before, generation)
+
+
+def _store(config: Config, store: Store, plan: _Plan,
+           progress: Progress | None) -> tuple[Entries, list[str], dict[str, str]]:
+    """Parse and store what changed: (parsed entries, removed paths, files with roles)."""
+    _sync(store, plan.before, plan.resolver)  # links first
+    parsed: Entries = {}
+    for batch in _batched(_parse_all(config, plan.todo, progress, plan.resolver), STORE_EVERY):
+        parsed.update(batch)  # stored while the workers parse on: the two overlap
+        store.store_notes(batch)
+    removed = sorted(plan.old.keys() - plan.entries.keys() - parsed.keys())
+    if removed:
+        store.forget(removed)
+    files = _roles(_split({**plan.entries, **parsed}, plan.listing)) if parsed else plan.before
+    if files != plan.before:  # a note became generated, or stopped being
+        _sync(store, files, plan.resolver)
+    return parsed, removed, files
 
 
 def _batched(items: Iterator[tuple[str, Entry]], size: int) -> Iterator[Entries]:

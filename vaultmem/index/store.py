@@ -9,6 +9,7 @@ trusted, and deleting it is always safe.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
 import marshal
@@ -131,6 +132,13 @@ class Store:
                     self._db = self._open()
         return self._db
 
+    def verify(self) -> None:
+        """Open the index again (rebuilt) if another vaultmem replaced it since it was opened:
+        a long-running process never reads or writes rows of another schema."""
+        with self._lock:
+            if self._db is not None and not self.memory and not self._current(self._db):
+                self.close()
+
     def _open(self) -> sqlite3.Connection:
         """Open, and start over when the file cannot be used as it is."""
         if self.memory:
@@ -189,6 +197,22 @@ class Store:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
 
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Held by one storing scan at a time (of any process; an in-memory index: of this
+        one); the kernel releases it when its process dies."""
+        with self._lock:
+            if self.memory:
+                yield
+                return
+            private_dir(self.folder)
+            fd = os.open(self.folder / "scan.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)
+
     def close(self) -> None:
         """Close the connection (it is opened again on next use)."""
         with self._lock:
@@ -245,6 +269,18 @@ class Store:
         """Forget the notes at ``paths`` (gone from the vault), in one transaction."""
         with self._lock, _writing(self.db) as db:
             update.forget(db, paths)
+
+    def generation(self) -> int:
+        """How many storing scans have finished on this index (see :meth:`stored`)."""
+        rows = self.query("SELECT value FROM meta WHERE key = 'generation'")
+        return int(rows[0][0]) if rows else 0
+
+    def stored(self) -> None:
+        """Count one more finished storing scan: a scan that listed the vault before it must
+        list it again before storing."""
+        with self._lock, _writing(self.db) as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)",
+                       (str(self.generation() + 1),))
 
     def files_key(self) -> str | None:
         """The :func:`files_key` of the files the index was last updated with."""

@@ -10,6 +10,7 @@ weakest items if needed. Same vault, same arguments: same context.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 from ..clock import today as clock_today
@@ -39,6 +40,7 @@ SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
             ("decisions", "Decisions", 0.08, 1.2), ("kpis", "KPIs", 0.05, 1.0),
             ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
             ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
+HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
 RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 RECENT_DAYS = 3
@@ -77,7 +79,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     header = _header(agent_note.title if agent_note else None, query)
     if count(header) + 20 > budget:
         raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
-    chosen = _choose(candidates, budget - count(header), count)
+    chosen = _choose(candidates, budget - count(header), count, asked=bool(query))
     chosen = _with_conflicts(vault, chosen, budget - count(header), count, today)
     text = _render(header, chosen)
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
@@ -134,9 +136,21 @@ def _passage_item(scored: Scored) -> ContextItem:
     passage, day = scored.passage, scored.date[:10]
     cite = f"^{passage.block_id}" if passage.block_id else f"line {passage.start}"
     group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
-    return ContextItem(passage.note, "relevant", passage.text, cite,
+    return ContextItem(passage.note, "relevant", readable(passage.text), cite,
                        RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
                        group=group)
+
+
+def readable(text: str) -> str:
+    """A passage as an agent reads it: embeds as links, HTML tags left out.
+
+    >>> readable('See ![[Books.base#Author]] <iframe src="x"></iframe>here')
+    'See [[Books.base#Author]] here'
+    """
+    text = text.replace("![[", "[[")
+    if not HTML_TAG.search(text):
+        return text
+    return "\n".join(" ".join(line.split()) for line in HTML_TAG.sub(" ", text).split("\n"))
 
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:
@@ -164,9 +178,12 @@ def _headings(item: ContextItem, chosen: list[ContextItem], count: TokenCounter)
     return section + group
 
 
-def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[ContextItem]:
+def _choose(items: list[ContextItem], budget: int, count: TokenCounter, *,
+            asked: bool) -> list[ContextItem]:
     """Floors first, then the best of the rest; an item that does not fit is trimmed (a
-    passage is left out instead: it is shown whole or not at all).
+    passage is left out instead: it is shown whole or not at all), one whose lines are
+    already shown is left out. With a question (``asked``), recent activity has no floor: it
+    competes with the rest by its relevance.
 
     Secrets are redacted from an item before its size is counted, so the budget holds.
     """
@@ -176,8 +193,10 @@ def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[
     chosen: list[ContextItem] = []
     used = 0
     for key, _, floor, _ in SECTIONS:
-        share = int(budget * floor)
+        share = 0 if asked and key == "recent" else int(budget * floor)
         for item in by_section[key]:
+            if _shown(item, chosen):
+                continue
             _redact(item)
             cost = _cost(item, count) + _headings(item, chosen, count)
             if cost > share or used + cost > budget:
@@ -193,9 +212,17 @@ def _choose(items: list[ContextItem], budget: int, count: TokenCounter) -> list[
     for item in rest:
         if budget - used < MIN_ROOM:
             break
+        if _shown(item, chosen):
+            continue
         _redact(item)
         used += _take(item, chosen, budget - used, count)
     return chosen
+
+
+def _shown(item: ContextItem, chosen: list[ContextItem]) -> bool:
+    """True when a chosen item already shows a line of ``item``'s note that it shows."""
+    lines = set(item.lines)
+    return bool(lines) and any(c.id == item.id and lines & set(c.lines) for c in chosen)
 
 
 def _redact(item: ContextItem) -> None:
@@ -228,7 +255,8 @@ def _take(item: ContextItem, chosen: list[ContextItem], room: int, count: TokenC
 
 def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count: TokenCounter,
                     today: dt.date | None) -> list[ContextItem]:
-    """Warn about open conflicts touching the chosen notes, dropping the weakest if needed."""
+    """Warn about open conflicts touching the chosen notes, dropping the weakest item of the
+    section that holds most tokens if needed (small sections keep what their floor gave)."""
     from ..check.conflicts import find_conflicts
 
     ids = {item.id for item in chosen}
@@ -239,10 +267,19 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
     for warning in warnings:
         _redact(warning)
         while kept and _total([*kept, warning], count) > budget:
-            kept.remove(min(kept, key=lambda i: (i.score, i.id)))
+            kept.remove(_weakest(kept, count))
         if _total([*kept, warning], count) <= budget:
             kept.append(warning)
     return kept
+
+
+def _weakest(items: list[ContextItem], count: TokenCounter) -> ContextItem:
+    """The weakest item of the section whose items take most tokens."""
+    sizes: dict[str, int] = {}
+    for item in items:
+        sizes[item.section] = sizes.get(item.section, 0) + _cost(item, count)
+    largest = max(sizes, key=lambda section: (sizes[section], section))
+    return min((i for i in items if i.section == largest), key=lambda i: (i.score, i.id))
 
 
 def _total(items: list[ContextItem], count: TokenCounter) -> int:

@@ -11,7 +11,8 @@ A passage's score, before it is scaled to the context's item scores:
 - plus ``NOTE_SHARE`` of its note's rank (:func:`~vaultmem.recall.search.note_score`, divided by
   the best): passages of a note that answers in several places rank up;
 - plus ``ENTITY`` when the question names a note (a person, a project: its title or an alias,
-  whole words) and the passage is in that note or names it;
+  whole words) and the passage is in that note or names it, times the share of the candidate
+  passages that do not name it (a speaker named on every turn of a chat log lifts nothing);
 - plus ``IN_PERIOD`` when the question names a time (a date, a month, "last week" read from
   ``today``) and the passage speaks of a day in it: its note's date, moved by "yesterday" and
   the like in its own text (see :mod:`.periods`);
@@ -87,7 +88,7 @@ def relevant_passages(vault: Vault, question: str, *, today: dt.date,
             or any((p.note, p.number - step) in strong for step in range(1, FOLLOWERS + 1))]
     ids = {p.note for p in near}
     notes = facets(vault.store, ids)
-    weigh = _Weights(vault, question, today, notes, _note_ranks(hits))
+    weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near)
     scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
               if p.note in notes and not _expired(notes[p.note], today)]
     return sorted((s for s in scored if s.score > 0),
@@ -98,12 +99,14 @@ class _Weights:
     """What scores a passage beyond its own bm25: see the module docstring."""
 
     def __init__(self, vault: Vault, question: str, today: dt.date, notes: dict[str, Facets],
-                 ranks: dict[str, float]) -> None:
+                 ranks: dict[str, float], near: list[Passage]) -> None:
         self.newest = min(today, parse_day(newest_date(vault.store)) or today)
         self.notes = notes
         self.ranks = ranks
         self.periods = query_periods(question, today)
         self.entities = named_in(vault, question)
+        self.named_share = {entity: sum(_mentions(p.text, names) for p in near) / len(near)
+                            for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
 
     def __call__(self, passage: Passage, base: dict[tuple[str, int], float]) -> float:
@@ -114,8 +117,9 @@ class _Weights:
         if not score:
             return 0.0
         score += NOTE_SHARE * self.ranks.get(note, 0.0)
-        score += ENTITY * any(note == entity or _mentions(passage.text, names)
-                              for entity, names in self.entities.items())
+        score += sum(ENTITY * (1 - self.named_share[entity])
+                     for entity, names in self.entities.items()
+                     if note == entity or _mentions(passage.text, names))
         day = parse_day(self.notes[note].date)
         if self.periods and day is not None:
             score += IN_PERIOD * _in_period(passage.text, day, self.periods)
