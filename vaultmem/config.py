@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from rapidfuzz import process
 
 from .errors import ConfigError, VaultNotFound
 
@@ -142,16 +139,14 @@ def _read_json(path: Path) -> dict[str, Any]:
 def _apply_toml(config: Config, path: Path) -> None:
     """Overlay ``.vaultmem/config.toml`` on the Obsidian settings."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _parse_toml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: {exc}; fix the TOML syntax") from exc
     for key in data:
         if key not in TOML_KEYS:
-            guess = process.extractOne(key, sorted(TOML_KEYS))
-            hint = f"; did you mean {guess[0]!r}?" if guess and guess[1] > 60 else ""
-            raise ConfigError(f"{path}: unknown setting {key!r}{hint}")
+            raise ConfigError(f"{path}: unknown setting {key!r}{_did_you_mean(key)}")
     folders = data.get("folders", {})
     if not isinstance(folders, dict):
         raise ConfigError(f"{path}: [folders] must be a table of type = \"Folder\"")
@@ -175,3 +170,18 @@ def _apply_toml(config: Config, path: Path) -> None:
             isinstance(v, list) and all(isinstance(p, str) for p in v) for v in triggers.values()):
         raise ConfigError(f'{path}: [triggers] must be a table of category = ["phrase", ...]')
     config.triggers = {str(k): list(v) for k, v in triggers.items()}
+
+
+def _parse_toml(text: str) -> dict[str, Any]:
+    """The settings in ``text``; the TOML parser is loaded only for a vault that has them."""
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+def _did_you_mean(key: str) -> str:
+    """A hint naming the known setting closest to ``key``, if one is close enough."""
+    from rapidfuzz import process  # only a mistyped setting pays for loading rapidfuzz
+
+    guess = process.extractOne(key, sorted(TOML_KEYS))
+    return f"; did you mean {guess[0]!r}?" if guess and guess[1] > 60 else ""

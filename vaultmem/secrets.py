@@ -67,7 +67,6 @@ _GENERIC_KINDS = frozenset({
     ENTROPY_KIND,
 })
 _VALUE_KINDS = frozenset({"bearer token", "password assignment", "secret assignment"})
-_COMPILED = {kind: re.compile(source, re.MULTILINE) for kind, source in DEFAULT_PATTERNS.items()}
 
 _EXEMPT = re.compile(  # where a high-entropy run is an id or data, not a credential
     r"(?:https?|ftp)://\S+"  # ids in URL paths (credentials in URLs have their own kinds)
@@ -201,10 +200,16 @@ def _ranked(extra: tuple[tuple[str, str], ...]) -> list[tuple[str, re.Pattern[st
     """Patterns, most specific first; a user pattern (``extra``: name, regex pairs) named like
     a default replaces it. Kept: every string of a command's output is checked with them."""
     user = compile_patterns(dict(extra))
-    merged = {kind: user.pop(kind, pattern) for kind, pattern in _COMPILED.items()}
+    merged = {kind: user.pop(kind, pattern) for kind, pattern in _defaults().items()}
     specific = [(kind, p) for kind, p in merged.items() if kind not in _GENERIC_KINDS]
     generic = [(kind, p) for kind, p in merged.items() if kind in _GENERIC_KINDS]
     return specific + list(user.items()) + generic
+
+
+@functools.cache
+def _defaults() -> dict[str, re.Pattern[str]]:
+    """The built-in kinds, compiled by the first check rather than on import."""
+    return {kind: re.compile(source, re.MULTILINE) for kind, source in DEFAULT_PATTERNS.items()}
 
 
 def _candidates(text: str, ranked: list[tuple[str, re.Pattern[str]]]) -> Iterator[_Raw]:

@@ -7,9 +7,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
-from rapidfuzz import fuzz, process
-
-from .text import CJK
+from .text import cjk_runs
 
 NUMBERS = re.compile(r"\d+")
 CANDIDATES = 200  # the names sharing most grams with the one looked up, scored in full
@@ -37,7 +35,7 @@ def grams(text: str) -> set[str]:
     """
     padded = f"  {' '.join(text.casefold().split())} "
     found = {padded[i : i + 3] for i in range(len(padded) - 2)}
-    for run in CJK.findall(text):
+    for run in cjk_runs(text):
         edged = f" {run} "
         found.update(edged[i : i + 2] for i in range(len(edged) - 1))
     return found
@@ -71,6 +69,8 @@ class NameIndex:
         word with a long title is not enough, and a name with another number, such as
         another day's date, is another note), each at least ``cutoff``.
         """
+        from rapidfuzz import fuzz, process  # loaded by a lookup, not by every importer
+
         keys = sorted(grams(name), key=lambda gram: len(self.postings.get(gram, ())))
         if whole:  # a whole name this alike shares half its grams: one of the rarer half
             keys = keys[: len(keys) // 2 + 1]

@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+CJK_RUN = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
 STOP = frozenset({
     "about", "did", "do", "does", "get", "got", "how", "us", "whose", "why",
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "he",
@@ -17,6 +17,24 @@ STOP = frozenset({
 })
 SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "nesses", "ments", "ation",
             "ings", "ness", "ment", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
+
+
+@functools.cache
+def cjk() -> re.Pattern[str]:
+    """Runs of CJK characters, compiled on first use (a class this wide takes milliseconds)."""
+    return re.compile(CJK_RUN)
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The runs of CJK characters in ``text`` (ASCII text has none: it is not scanned)."""
+    return [] if text.isascii() else cjk().findall(text)
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    """``CJK``, the compiled :func:`cjk`, for code that imports it by name (recall.budget)."""
+    if name == "CJK":
+        return cjk()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -47,11 +65,12 @@ def tokens(text: str) -> list[str]:
     ['lucy', 'decid', '使', '用', '使用', 'paddleocr', '识', '别', '识别']
     """
     words = WORD.findall(unicodedata.normalize("NFKC", text).casefold())
-    if not CJK.search(text):  # the common case: no per-word CJK check
+    if text.isascii() or not cjk().search(text):  # the common case: no per-word CJK check
         return [stem(word) for word in words if word not in STOP]
+    is_cjk = cjk().search
     out: list[str] = []
     for word in words:
-        if CJK.search(word):
+        if is_cjk(word):
             out.extend(_cjk_terms(word))
         elif word not in STOP:
             out.append(stem(word))
@@ -60,11 +79,12 @@ def tokens(text: str) -> list[str]:
 
 def _cjk_terms(word: str) -> list[str]:
     """Characters and character bigrams of the CJK runs in ``word``; other parts as words."""
+    whole_run = cjk().fullmatch
     out: list[str] = []
-    for part in re.split(f"({CJK.pattern})", word):
+    for part in re.split(f"({CJK_RUN})", word):
         if not part:
             continue
-        if CJK.fullmatch(part):
+        if whole_run(part):
             out.extend(part)
             out.extend(part[i : i + 2] for i in range(len(part) - 1))
         elif part not in STOP:

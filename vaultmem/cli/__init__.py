@@ -8,14 +8,16 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .. import __version__
 from ..errors import VaultmemError
 from ..secrets import redact, redact_data
-from ..vault import Vault
+
+if TYPE_CHECKING:
+    from ..vault import Vault
 
 BAR_MIN = 500
 
@@ -152,6 +154,8 @@ def cli(ctx: click.Context, vault_path: str | None, no_cache: bool) -> None:
 
     @functools.cache
     def opener() -> Vault:
+        from ..vault import Vault  # the index code loads with a command, not for --version
+
         vault = Vault.discover(vault_path, use_cache=not no_cache, progress=bar)
         _ = vault.index
         bar.close()
