@@ -30,13 +30,6 @@ def cjk_runs(text: str) -> list[str]:
     return [] if text.isascii() else cjk().findall(text)
 
 
-def __getattr__(name: str) -> re.Pattern[str]:
-    """``CJK``, the compiled :func:`cjk`, for code that imports it by name (recall.budget)."""
-    if name == "CJK":
-        return cjk()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A light English stem, so that word forms meet (``decided`` and ``decides`` -> ``decid``).

@@ -8,8 +8,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
@@ -94,6 +92,8 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Findi
     wanted = [part for part in link.subpath.split("#") if part.strip()]
     missing = [part for part in wanted if _heading_key(part) not in headings]
     if missing:
+        from rapidfuzz import fuzz, process  # only a broken heading link needs it
+
         best = process.extractOne(missing[-1], target.headings, scorer=fuzz.WRatio,
                                   score_cutoff=70)
         hint = f"did you mean [[{link.node}#{best[0]}]]?" if best else "fix the heading name"

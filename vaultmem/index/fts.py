@@ -27,6 +27,7 @@ Functions take the connection and leave the transaction to the caller (nothing h
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -60,9 +61,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 """
 HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
-CJK = re.compile("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
-                 "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-                 "\U00020000-\U0003134f]+")
+CJK_CLASS = ("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
+             "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+             "\U00020000-\U0003134f]+")
 STOPWORDS = frozenset({
     "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been",
     "being", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "for", "from",
@@ -163,7 +164,7 @@ def search_form(text: str) -> str:
     """
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
-    return CJK.sub(lambda run: " " + " ".join([*_bigrams(run.group()), run.group()[-1]]) + " ",
+    return _cjk().sub(lambda run: " " + " ".join([*_bigrams(run.group()), run.group()[-1]]) + " ",
                    text)
 
 
@@ -171,6 +172,12 @@ def _forms(path: str, headings: tuple[str, ...], text: str) -> tuple[str, str]:
     """The two indexed columns of a passage: its text, and its note's title with its headings."""
     title = path.rsplit("/", 1)[-1].removesuffix(".md")
     return search_form(text), search_form("\n".join((title, *headings)))
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    """Runs of CJK characters, compiled on first use (a class this wide takes milliseconds)."""
+    return re.compile(CJK_CLASS)
 
 
 def _bigrams(run: str) -> list[str]:
@@ -204,7 +211,7 @@ def _query_terms(query: str) -> tuple[list[str], list[str]]:
     words: list[str] = []
     cjk_terms: list[str] = []
     at = 0
-    for run in CJK.finditer(text):
+    for run in _cjk().finditer(text):
         words += _words(text[at : run.start()])
         cjk_terms += _cjk_terms(run.group())
         at = run.end()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -345,6 +343,8 @@ def _start_worker(resolver: Resolver, parent: int) -> None:
     """Set up a parse worker: it dies with the scan that started it (a scan killed outright
     leaves no worker behind, blocked forever on a pipe nobody reads), and keeps the resolver it
     resolves links with."""
+    import ctypes.util  # only parse workers need it (it loads subprocess, tempfile, ...)
+
     libc = ctypes.util.find_library("c")
     if libc is not None and sys.platform.startswith("linux"):
         ctypes.CDLL(libc).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Callable
 
-from ..text import CJK
+from ..text import cjk_runs
 
 CHARS_PER_TOKEN = 4.0
 TokenCounter = Callable[[str], int]
@@ -22,7 +22,7 @@ def estimate_tokens(text: str) -> int:
     >>> estimate_tokens("Use PaddleOCR"), estimate_tokens("使用 PaddleOCR")
     (4, 5)
     """
-    cjk = sum(len(run) for run in CJK.findall(text))
+    cjk = sum(len(run) for run in cjk_runs(text))
     return math.ceil((len(text) - cjk) / CHARS_PER_TOKEN) + cjk
 
 
