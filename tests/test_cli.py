@@ -36,6 +36,18 @@ def test_scan_json(sample: Path) -> None:
     assert json.loads(run(sample, "scan", "--json")[1])["cache"]["reused"] == 30
 
 
+def test_scan_lists_a_few_problems_and_counts_the_rest(tmp_path: Path) -> None:
+    links = "".join(f"[[Gone {n:02}]]\n" for n in range(12))
+    (tmp_path / "A.md").write_text(links + "---\nnot: closed\n")
+    (tmp_path / "B.md").write_text("---\nbad: [unclosed\n---\nbody\n")
+    code, out, _ = run(tmp_path, "scan")
+    problems = out.split("Problems (13):\n")[1].splitlines()
+    assert code == 0 and len(problems) == 11
+    assert problems[-1] == ("  ... and 3 more (3 broken-link); vaultmem lint or scan --json "
+                            "lists them all")
+    assert len(json.loads(run(tmp_path, "scan", "--json")[1])["problems"]) == 13
+
+
 def test_scan_text(sample: Path) -> None:
     code, out, _ = run(sample, "scan")
     assert code == 0

@@ -11,6 +11,8 @@ from ..model import Finding, Json, Note
 from ..vault import Vault
 from .linting import link_findings
 
+SHOWN_PROBLEMS = 10  # listed by scan; the rest are counted by kind
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -68,8 +70,18 @@ def scan_text(summary: Json, *, shown: str | None = None) -> str:
         f"removed in {cache['seconds']:.2f} s",
         f"Problems ({len(summary['problems'])})" + (":" if summary["problems"] else ""),
     ]
-    lines += [f"  {p['kind']:<15} {p['message']}" for p in summary["problems"]]
-    return "\n".join(lines)
+    return "\n".join(lines + _problem_lines(summary["problems"]))
+
+
+def _problem_lines(problems: list[Json]) -> list[str]:
+    """The first ``SHOWN_PROBLEMS`` problems, and how many more of each kind there are."""
+    lines = [f"  {p['kind']:<15} {p['message']}" for p in problems[:SHOWN_PROBLEMS]]
+    rest = Counter(p["kind"] for p in problems[SHOWN_PROBLEMS:])
+    if rest:
+        kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(rest.items()))
+        lines.append(f"  ... and {sum(rest.values())} more ({kinds}); "
+                      "vaultmem lint or scan --json lists them all")
+    return lines
 
 
 def note_data(vault: Vault, note: Note) -> Json:
