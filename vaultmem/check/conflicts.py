@@ -9,8 +9,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple
 
-import networkx as nx
-
 from .. import clock
 from ..index.doc import Meta
 from ..index.inverted import state_token
@@ -195,6 +193,8 @@ def decision_findings(ledger: Ledger, kinds: tuple[str, ...],
 
 def _cycles(graph: Supersedes, ledger: Ledger) -> list[Finding]:
     """Entries that supersede each other (a cycle) while two or more are still active."""
+    import networkx as nx  # only supersede chains need it; a context often reads none
+
     edges = nx.DiGraph([(n, o) for n, olders in graph.items() for o in olders])
     found = []
     for ring in nx.strongly_connected_components(edges):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ..check.conflicts import find_conflicts
+from ..index.lookup import notes_of_type
 from ..names import check_title
 from ..recall.context import Context, build_context
 from ..recall.gather import backlinkers
@@ -19,8 +20,9 @@ NEIGHBOURS = 30
 
 
 def _agents(vault: Vault) -> list[str]:
-    """Every agent note's id, from the search index (no note is decoded)."""
-    return sorted(i for i, meta in vault.search_index.summaries() if meta.type == "agent")
+    """Every agent note's id, from the index (no note is decoded)."""
+    _ = vault.notes  # the index is current first
+    return sorted(notes_of_type(vault.store, "agent"))
 
 
 def context_path(vault: Vault, agent: str | None) -> str:
