@@ -645,7 +645,7 @@ def open_synthetic(report: Report, notes: int) -> tuple[Vault, BM25, dict[str, s
     root = ensure_vault(notes)
     start = time.perf_counter()
     vault = Vault(root)
-    _ = vault.notes, vault.search_index, vault.graph
+    _ = vault.notes, vault.graph
     loaded = time.perf_counter() - start
     texts = texts_of(vault)
     bm25 = BM25(texts)

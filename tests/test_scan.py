@@ -13,7 +13,7 @@ import pytest
 from vaultmem.config import find_vault
 from vaultmem.errors import ConfigError, VaultNotFound
 from vaultmem.index.doc import Meta, meta_of
-from vaultmem.index.inverted import Summary
+from vaultmem.index.lookup import facts
 from vaultmem.index.store import cache_root
 from vaultmem.read.extract import RawFact
 from vaultmem.vault import Vault
@@ -206,8 +206,7 @@ def test_the_index_stores_plain_tuples_and_hands_out_named_ones(sample: Path) ->
     full = dict(vault.facts)[lucy]
     assert type(full) is Meta and full.facts == meta.facts
     assert ("timezone", "UTC+8", "property") in [(f.attribute, f.value, f.kind) for f in full.facts]
-    summary = dict(vault.search_index.summaries())[lucy]
-    assert type(summary) is Summary and (summary.type, summary.aliases) == ("person", ["Lucy"])
-    assert {type(fact) for fact in summary.brief} == {RawFact}
+    stated = facts(vault.store, [lucy])[lucy]
+    assert stated == meta.facts and {type(fact) for fact in stated} == {RawFact}
     with pytest.raises(ValueError, match="unmarshallable"):
         marshal.dumps(meta)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
 from .model import Link, Note
-from .read.record import search_doc_of
+from .read.record import note_doc_of
 from .similar_names import NameIndex
 
 if TYPE_CHECKING:
     import networkx as nx
 from .index.doc import Meta
-from .index.inverted import SearchIndex, documents, load_facts, load_index
+from .index.fact_shards import documents, load_facts
 from .index.lookup import every_name, named
 from .index.rows import ATTACHMENT
 from .index.scan import Index, Progress, scan
@@ -73,15 +73,8 @@ class Vault:
         return graph_of_rows(whole_graph_rows(self.store))
 
     @functools.cached_property
-    def search_index(self) -> SearchIndex:
-        """The search index (from the cache where current; see :mod:`vaultmem.recall`)."""
-        return load_index(self.store, self.index.states(), self.index.entries)
-
-    @functools.cached_property
     def facts(self) -> list[tuple[str, Meta]]:
         """(id, metadata with facts and history) of every note, without the search postings."""
-        if "search_index" in self.__dict__:
-            return list(self.search_index.documents())
         return list(documents(load_facts(self.store, self.index.states(),
                                          self.index.entries)))
 
@@ -120,7 +113,7 @@ class Vault:
 
     def note_text(self, note_id: str) -> str:
         """A source note's text as it was read (from the parse cache, no file access)."""
-        return search_doc_of(self.index.notes.entry(note_id)).text
+        return note_doc_of(self.index.notes.entry(note_id)).text
 
     def _as_id(self, name: str) -> str:
         """A note id from an id, a name, or a relative or absolute file path."""
@@ -142,7 +135,7 @@ class Vault:
     def refresh(self) -> None:
         """Forget everything read (after vaultmem wrote or moved files); the next use scans
         again, parsing only the files that changed."""
-        for cached in ("index", "graph", "search_index", "facts", "derived"):
+        for cached in ("index", "graph", "facts", "derived"):
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:

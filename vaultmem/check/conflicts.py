@@ -11,7 +11,7 @@ from dataclasses import astuple
 
 from .. import clock
 from ..index.doc import Meta
-from ..index.inverted import state_token
+from ..index.fact_shards import state_token
 from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
 from ..read.resolve import Resolver

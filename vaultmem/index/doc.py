@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..model import Note
 from ..read.extract import RawFact, history, raw_facts
-from ..read.record import Entry, search_doc_of
-from ..text import tokens
+from ..read.record import Entry, note_doc_of
 
 # Meta as the index stores it: plain tuples all through (marshal refuses tuple subclasses)
 StoredMeta = tuple[str, str, str, list[str], list[str], list[tuple[Any, ...]],
@@ -39,46 +37,6 @@ class Meta(NamedTuple):
                 [tuple(fact) for fact in self.facts], self.history)
 
 
-WEIGHTS = {"title": 4, "alias": 4, "tag": 2, "heading": 1, "property": 1, "body": 1}
-LINK = "\x01"  # prefix of the terms that record a link target, for graph evidence
-
-
-def link_term(name: str) -> str:
-    """The term that stands for "links to a note named ``name``"."""
-    base = name.strip().rsplit("/", 1)[-1]
-    return LINK + (base[:-3] if base.lower().endswith(".md") else base).casefold()
-
-
-def search_doc(note: Note, body: str) -> tuple[dict[str, int], int]:
-    """(weighted term counts, length) of a note: title, aliases, tags, headings, properties
-    and body (headings are in the body too, so they count twice)."""
-    counts: Counter[str] = Counter(tokens(body))  # weight 1, counted in C
-    parts = [("title", note.title), *(("alias", a) for a in note.aliases),
-             *(("tag", t.name.replace("/", " ")) for t in note.tags),
-             *(("heading", h.text) for h in note.headings),
-             *(("property", v) for v in _strings(note.frontmatter.values())),
-             *(("property", k.replace("_", " ")) for k in note.frontmatter)]
-    for kind, text in parts:
-        for term in tokens(text):
-            counts[term] += WEIGHTS[kind]
-    length = sum(counts.values())
-    for link in note.links:
-        if link.target:
-            counts[link_term(link.target)] += 1
-    return dict(counts), length
-
-
-def _strings(values: Iterable[object]) -> list[str]:
-    """String property values (list items too), without wikilink brackets."""
-    out: list[str] = []
-    for value in values:
-        if isinstance(value, list):
-            out += _strings(value)
-        elif isinstance(value, str):
-            out.append(value.replace("[[", " ").replace("]]", " "))
-    return out
-
-
 def meta_of(note: Note, body: str = "", text: str = "") -> StoredMeta:
     """What filters and checks need without decoding the note, as the index stores it
     (:meth:`Meta.load` reads it)."""
@@ -90,6 +48,6 @@ def meta_of(note: Note, body: str = "", text: str = "") -> StoredMeta:
 
 
 def read_meta(entry: Entry) -> Meta:
-    """The metadata stored with a note's search document."""
-    *_, stored = search_doc_of(entry)
+    """The metadata stored with a note's text."""
+    *_, stored = note_doc_of(entry)
     return Meta.load(stored)

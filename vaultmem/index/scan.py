@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 from ..config import Config
 from ..model import Note, Problem
-from ..read.record import GENERATED, HAS_PROBLEMS, Entry, SearchDoc, decode, encode
+from ..read.record import GENERATED, HAS_PROBLEMS, Entry, NoteDoc, decode, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo, Listing, list_vault
-from .doc import meta_of, search_doc
+from .doc import Meta, meta_of
 from .fts import passage_rows
 from .graph_rows import Reached, reached_links
 from .rows import ATTACHMENT, note_rows
@@ -394,22 +394,21 @@ def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | Non
     parsed = parse_with_body(info.path, data, config, info.size)
     note, body = parsed.note, parsed.body
     note.mtime_ns, note.size = info.mtime_ns, info.size
-    terms, length = search_doc(note, body)
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
     text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
     meta = meta_of(note, body, text)
-    search = SearchDoc(terms, length, text, 0, meta)
+    doc = NoteDoc(text, 0, meta)
     rows = b""
     if resolver is not None:
         passages = [] if note.generated else note_passages(parsed)
         rows = note_rows(note, resolver, passage_rows(info.path, passages), meta)
-    return encode(note, search, (info.change_ns, info.inode), rows)
+    return encode(note, doc, (info.change_ns, info.inode), rows)
 
 
 def _failed_entry(info: FileInfo, kind: str, message: str, resolver: Resolver | None) -> Entry:
     """The entry of a note that could not be read or parsed."""
     note = Note(id=info.path[:-3], path=info.path, title=info.path[:-3].rsplit("/")[-1])
     note.problems.append(Problem(info.path, kind, message, None))
-    meta = meta_of(note)
+    meta = Meta(note.type, "", "", [], [], [], []).stored()  # what failed may be meta_of itself
     rows = note_rows(note, resolver, [], meta) if resolver is not None else b""
-    return encode(note, SearchDoc({}, 0, "", 0, meta), rows=rows)
+    return encode(note, NoteDoc("", 0, meta), rows=rows)

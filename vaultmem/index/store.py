@@ -27,7 +27,7 @@ from ..read.resolve import Resolver
 from . import fts, update
 from .sql import IN_ARRAY, array
 
-SCHEMA = 3
+SCHEMA = 4
 BUSY_MS = 30_000
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
@@ -39,7 +39,7 @@ CREATE TABLE notes(path TEXT PRIMARY KEY, id TEXT NOT NULL, mtime_ns INTEGER NOT
     tag_uses INTEGER NOT NULL, fields INTEGER NOT NULL, node BLOB NOT NULL) WITHOUT ROWID;
 CREATE INDEX notes_by_id ON notes(id);
 CREATE INDEX notes_by_type ON notes(type, date);
-CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, search BLOB NOT NULL);
+CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, doc BLOB NOT NULL);
 CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX files_by_name ON files(name);
 CREATE TABLE links(source TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
@@ -221,14 +221,14 @@ class Store:
                 self._db = None
 
     def states(self) -> dict[str, Entry]:
-        """Every stored note's entry without its record and search blobs (``b""``): what a
+        """Every stored note's entry without its record and text blobs (``b""``): what a
         scan compares with the files."""
         rows = self.query("SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes")
         return {r[0]: Entry(r[1], r[2], r[3], b"", b"", (r[4], r[5])) for r in rows}
 
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
         """Stored entries of ``paths`` (every note when None)."""
-        columns = ("SELECT path, mtime_ns, size, flags, record, search, ctime_ns, inode "
+        columns = ("SELECT path, mtime_ns, size, flags, record, doc, ctime_ns, inode "
                    "FROM notes JOIN bodies USING (path)")
         if paths is None:
             rows = self.query(columns)
@@ -309,6 +309,12 @@ class Store:
         with self._lock, _writing(self.db) as db:
             db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
                        (name, key, marshal.dumps(data)))
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[sqlite3.Connection]:
+        """The connection, this thread's alone for several statements (temp tables, reads)."""
+        with self._lock:
+            yield self.db
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """All rows of a read."""

@@ -45,7 +45,7 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         counts, tags, anchors, links, texts, facts, names = marshal.loads(entry.rows)
         rows["notes"].append((path, path[:-3], entry.mtime_ns, entry.size, entry.flags,
                               *entry.identity, *counts))
-        rows["bodies"].append((path, entry.record, entry.search))
+        rows["bodies"].append((path, entry.record, entry.doc))
         rows["tags"] += tags
         rows["anchors"] += anchors
         rows["links"] += links

@@ -15,11 +15,10 @@ GENERATED = 1
 HAS_PROBLEMS = 2
 
 
-class SearchDoc(NamedTuple):
-    """What a note gives the search index (stored as a plain tuple: marshal takes no others)."""
+class NoteDoc(NamedTuple):
+    """A note's text and metadata, kept beside its record (stored as a plain tuple: marshal
+    takes no others)."""
 
-    terms: dict[str, int]  # term counts
-    length: int
     text: str  # the note's text
     start: int  # 0-based file line the text starts at
     meta: Any  # stored metadata: see index.doc.Meta
@@ -27,19 +26,19 @@ class SearchDoc(NamedTuple):
 
 class Entry(NamedTuple):
     """A parsed note as the index keeps it: the state of the file it was read from, its flags,
-    and its marshalled record and search document (both ``b""`` until read from the index)."""
+    and its marshalled record and text with metadata (both ``b""`` until read from the index)."""
 
     mtime_ns: int
     size: int
     flags: int
     record: bytes
-    search: bytes
+    doc: bytes
     identity: tuple[int, int]  # (ctime_ns, inode): a rewrite keeping mtime and size shows
     rows: bytes = b""  # the index rows made with the parse (marshalled), when made there
 
     @property
     def read(self) -> bool:
-        """True when the record and search document are here, not only the file state."""
+        """True when the record and text are here, not only the file state."""
         return bool(self.record)
 
     def seen_as(self, mtime_ns: int, size: int, identity: tuple[int, int]) -> bool:
@@ -47,7 +46,7 @@ class Entry(NamedTuple):
         return (self.mtime_ns, self.size, self.identity) == (mtime_ns, size, identity)
 
 
-def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0),
+def encode(note: Note, doc: NoteDoc, identity: tuple[int, int] = (0, 0),
            rows: bytes = b"") -> Entry:
     """The cache entry for a parsed note."""
     record = (
@@ -64,7 +63,7 @@ def encode(note: Note, search: SearchDoc, identity: tuple[int, int] = (0, 0),
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
     return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record),
-                 marshal.dumps(tuple(search)), identity, rows)
+                 marshal.dumps(tuple(doc)), identity, rows)
 
 
 def decode(entry: Entry) -> Note:
@@ -81,6 +80,6 @@ def decode(entry: Entry) -> Note:
     )
 
 
-def search_doc_of(entry: Entry) -> SearchDoc:
-    """The search document stored with a note."""
-    return SearchDoc._make(marshal.loads(entry.search))
+def note_doc_of(entry: Entry) -> NoteDoc:
+    """The text and metadata stored with a note."""
+    return NoteDoc._make(marshal.loads(entry.doc))

@@ -1,0 +1,65 @@
+"""The full-text index's vocabulary: a text's terms as the index stems them, and how many
+passages hold each (SQLite's ``fts5vocab``), for queries made of a note's most telling words."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Iterable
+
+from . import fts
+from .store import Store
+
+LOOKUPS = 40
+# The passages' index read as (term, passages holding it); made once per connection, in temp.
+VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_terms USING " \
+    "fts5vocab(main, passages_fts, 'row')"
+# A scratch index with the passages' tokenizer: what it holds is what the index would hold.
+SCRATCH = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.scratch USING fts5(body, content='', " \
+    "tokenize='porter unicode61 remove_diacritics 2')"
+SCRATCH_TERMS = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.scratch_terms USING " \
+    "fts5vocab(temp, scratch, 'instance')"
+
+
+def telling_terms(store: Store, text: str, *, count: int, most_share: float) -> list[str]:
+    """The ``count`` index terms of ``text`` with the highest tf x idf over the vault's
+    passages (best first, ties by term), leaving out those held by more than ``most_share`` of
+    the passages, common English words and those of one character; only the ``LOOKUPS`` most
+    frequent in ``text`` are weighed (counting the passages of a term walks its whole posting
+    list: the commonest words are never asked)."""
+    with store.held() as db:
+        counts = _terms_of(db, text)
+        asked = sorted((t for t in counts if t not in fts.STOPWORDS and len(t) > 1),
+                       key=lambda term: (-counts[term], term))[:LOOKUPS]
+        held = _passages_holding(db, asked)
+        total = passage_count(store) or 1
+    weighted = sorted(((counts[term] * math.log(1 + (total - df + 0.5) / (df + 0.5)), term)
+                       for term, df in held.items() if df <= most_share * total),
+                      key=lambda pair: (-pair[0], pair[1]))
+    return [term for _, term in weighted[:count]]
+
+
+def passage_count(store: Store) -> int:
+    """How many passages the vault has."""
+    return int(store.query("SELECT COUNT(*) FROM passages")[0][0])
+
+
+def _terms_of(db: sqlite3.Connection, text: str) -> dict[str, int]:
+    """How often each index term occurs in ``text`` (CJK runs as the index writes them)."""
+    db.execute(SCRATCH)
+    db.execute(SCRATCH_TERMS)
+    db.execute("INSERT INTO temp.scratch(scratch) VALUES ('delete-all')")
+    db.execute("INSERT INTO temp.scratch(rowid, body) VALUES (1, ?)", (fts.search_form(text),))
+    return dict(db.execute("SELECT term, COUNT(*) FROM temp.scratch_terms GROUP BY term"))
+
+
+def _passages_holding(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
+    """How many passages hold each of ``terms`` (those the vault has), one term at a time
+    (fts5vocab looks up ``term = ?``, but reads its whole vocabulary for ``IN``)."""
+    db.execute(VOCABULARY)
+    found = {}
+    for term in terms:
+        row = db.execute("SELECT doc FROM temp.passage_terms WHERE term = ?", (term,)).fetchone()
+        if row:
+            found[term] = row[0]
+    return found
