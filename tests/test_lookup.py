@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem.errors import ConfigError
 from vaultmem.index.doc import read_meta
 from vaultmem.index.lookup import facets, facts, named, names_like, passages
 from vaultmem.index.rows import expires
@@ -121,3 +122,24 @@ def test_a_named_person_lifts_the_passages_naming_them(tmp_path: Path) -> None:
     vault = chat_vault(tmp_path)
     found = relevant_passages(vault, "what did Bo say about the dentist", today=TODAY)
     assert found[0].passage.text.startswith("[[Boris]]")
+
+
+def test_age_and_feedback_are_settings(tmp_path: Path) -> None:
+    vault = chat_vault(tmp_path)
+    aged = {s.passage.block_id: s.score for s in relevant_passages(vault, "dentist",
+                                                                  today=TODAY)}
+    (tmp_path / ".vaultmem").mkdir()
+    (tmp_path / ".vaultmem" / "config.toml").write_text(
+        "age_weight = 0\nfeedback_weight = 0.5\n")
+    settled = Vault(tmp_path, use_cache=False)
+    assert (settled.config.age_weight, settled.config.feedback_weight) == (0.0, 0.5)
+    ageless = {s.passage.block_id: s.score for s in relevant_passages(settled, "dentist",
+                                                                     today=TODAY)}
+    assert ageless.keys() == aged.keys()
+    assert ageless["t1"] > aged["t1"]  # two months old: no longer lowered
+    (tmp_path / ".vaultmem" / "config.toml").write_text("age_half_life_days = 0\n")
+    with pytest.raises(ConfigError, match="age_half_life_days must be a whole number"):
+        Vault(tmp_path, use_cache=False)
+    (tmp_path / ".vaultmem" / "config.toml").write_text("feedback_weight = 2\n")
+    with pytest.raises(ConfigError, match="feedback_weight must be a number from 0 to 1"):
+        Vault(tmp_path, use_cache=False)

@@ -22,7 +22,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
-             "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers"}
+             "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
+             "age_weight", "age_half_life_days", "feedback_weight"}
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Config:
     unreferenced_days: int = 30
     trash_days: int = 30
     context_folder: str = "_vaultmem/context"
+    age_weight: float = 0.1  # context: the most a passage's age lowers its score (0..1)
+    age_half_life_days: int = 180
+    feedback_weight: float = 0.0  # context: pseudo-relevance feedback, off unless set
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
 
     def fingerprint(self) -> str:
@@ -156,11 +160,18 @@ def _apply_toml(config: Config, path: Path) -> None:
             setattr(config, key, _folder(data[key]))
     if "daily_format" in data:
         config.daily_format = str(data["daily_format"])
-    for key in ("stale_days", "unreferenced_days", "trash_days"):
+    for key in ("stale_days", "unreferenced_days", "trash_days", "age_half_life_days"):
         if key in data:
             if not isinstance(data[key], int) or data[key] < 1:
                 raise ConfigError(f"{path}: {key} must be a whole number of days (1 or more)")
             setattr(config, key, data[key])
+    for key in ("age_weight", "feedback_weight"):
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) or \
+                    not 0 <= value <= 1:
+                raise ConfigError(f"{path}: {key} must be a number from 0 to 1")
+            setattr(config, key, float(value))
     secrets = data.get("secrets", {})
     if not isinstance(secrets, dict) or not all(isinstance(v, str) for v in secrets.values()):
         raise ConfigError(f'{path}: [secrets] must be a table of name = "regex"')
