@@ -18,7 +18,6 @@ from ..read.resolve import Resolver
 from ..secrets import redact_value
 from ..vault import Vault
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
-from .duplicates import duplicate_findings, mixed_versions, sync_copies
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
          "expired-used", "sync-copy")
@@ -73,6 +72,8 @@ def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
 def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[str] | None,
           memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
     """The findings, computed."""
+    from .duplicates import duplicate_findings, mixed_versions, sync_copies  # loads rapidfuzz
+
     documents: Iterable[tuple[str, Meta]] = vault.facts
     if touching is not None:
         wanted = _around(vault, touching)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from ..index.lookup import facts, facts_named, latest_of_type, notes_of_type
@@ -15,6 +16,7 @@ LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
 TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")
 ENTRY = re.compile(r"^(\d{1,2}:\d{2})\s+—\s+(.*)$")
 LIVE = {"approved", "accepted", "active", "confirmed"}
+SHOWN_AT_MOST = 20  # decisions or KPIs read for a context (its section shows a few)
 
 
 @dataclass
@@ -155,9 +157,11 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
 def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
     superseded = {fact.entity for _, fact in facts_named(vault.store, "supersedes")}
-    decisions = {note_id: meta for note_id, meta in notes_of_type(vault.store, "decision").items()
-                 if meta.status in LIVE and note_id not in superseded
-                 and note_id.rsplit("/", 1)[-1] not in superseded}
+    live = {note_id: meta for note_id, meta in notes_of_type(vault.store, "decision").items()
+            if meta.status in LIVE and note_id not in superseded
+            and note_id.rsplit("/", 1)[-1] not in superseded}
+    decisions = {i: live[i] for i in _likeliest(live, query, near,
+                                                 lambda i: _recency(live[i].date))}
     stated = facts(vault.store, decisions)
     items = []
     for note_id, meta in sorted(decisions.items()):
@@ -169,6 +173,18 @@ def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[Contex
         lines = sorted({f.line for f in brief if f.attribute in ("rationale", "topic")})
         items.append(ContextItem(note_id, "decisions", text, f"[[{note_id}]]", score, lines))
     return items
+
+
+def _likeliest(ids: Iterable[str], query: set[str], near: set[str],
+               bonus: Callable[[str], float]) -> list[str]:
+    """The ``SHOWN_AT_MOST`` notes most likely to be chosen, by what is known before reading
+    them: near the agent or the question, the question's words in the title, then ``bonus``
+    (a section shows a few; reading every decision or KPI would cost the whole vault's)."""
+    def likely(note_id: str) -> tuple[float, str]:
+        title = note_id.rsplit("/", 1)[-1]
+        return -(2 * (note_id in near) + 2 * overlap(title, query) + bonus(note_id)), note_id
+
+    return sorted(sorted(ids, key=likely)[:SHOWN_AT_MOST])
 
 
 def _paragraph(lines: list[str], after: int) -> str:
@@ -190,7 +206,7 @@ def _recency(date: str) -> float:
 
 def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """KPIs: value against target, with the trend of their history table."""
-    kpis = sorted(notes_of_type(vault.store, "kpi"))
+    kpis = sorted(_likeliest(notes_of_type(vault.store, "kpi"), query, near, lambda i: 0.0))
     stated = facts(vault.store, kpis)
     items = []
     for note_id in kpis:

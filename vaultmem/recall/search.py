@@ -16,8 +16,6 @@ import itertools
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
-from rapidfuzz import fuzz, process
-
 from ..errors import UsageError
 from ..index.fts import PassageHit
 from ..index.lookup import Facets, facets, matching_passages, names_like, neighbour_notes
@@ -152,6 +150,8 @@ def fuzzy_names(vault: Vault, query: str) -> dict[str, tuple[float, str]]:
     In a large vault only names sharing a word's first three letters with the query are
     compared (a typo rarely hits the start of every word), so the cost stays flat.
     """
+    from rapidfuzz import fuzz, process  # context imports this module and needs no names
+
     names = {f"{n.note}\x00{n.name}": n.name
              for n in names_like(vault.store, query, every_below=BLOCKED_NAMES)}
     found: dict[str, tuple[float, str]] = {}
