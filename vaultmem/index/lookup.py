@@ -28,8 +28,9 @@ class Facets(NamedTuple):
     tags: list[str]
 
 
-class Passage(NamedTuple):
-    """A stored passage of a note, with the note's id."""
+class StoredPassage(NamedTuple):
+    """A passage as the index keeps it, with its note's id (the splitter's
+    :class:`~vaultmem.read.passages.StoredPassage` has neither note nor number)."""
 
     note: str
     number: int
@@ -39,6 +40,10 @@ class Passage(NamedTuple):
     end: int
     block_id: str | None
     text: str
+
+
+PASSAGE_COLUMNS = ("p.path, p.number, p.kind, p.headings, p.start_line, p.end_line, p.block_id, "
+                   "p.text")
 
 
 class Name(NamedTuple):
@@ -54,31 +59,29 @@ def matching_passages(store: Store, query: str, *, limit: int) -> list[fts.Passa
     return fts.candidates(store.db, query, limit=limit)
 
 
-def passages(store: Store, ids: Iterable[str]) -> dict[str, list[Passage]]:
+def passages(store: Store, ids: Iterable[str]) -> dict[str, list[StoredPassage]]:
     """Every passage of the notes ``ids`` (those with any), in file order."""
-    found: dict[str, list[Passage]] = {}
-    for path, number, kind, heads, start, end, block, text in store.query(
-            "SELECT path, number, kind, headings, start_line, end_line, block_id, text "
-            f"FROM passages WHERE path IN (SELECT path FROM notes WHERE id IN {IN_ARRAY}) "
-            "ORDER BY path, number", (array(ids),)):
-        note = path[:-3]
-        found.setdefault(note, []).append(
-            Passage(note, number, kind, tuple(json.loads(heads)), start, end, block, text))
+    found: dict[str, list[StoredPassage]] = {}
+    for row in store.query(
+            f"SELECT {PASSAGE_COLUMNS} FROM passages AS p WHERE path IN "
+            f"(SELECT path FROM notes WHERE id IN {IN_ARRAY}) ORDER BY path, number",
+            (array(ids),)):
+        passage = _stored_passage(row)
+        found.setdefault(passage.note, []).append(passage)
     return found
 
 
 def passages_near(store: Store, keys: Iterable[tuple[str, int]], *, before: int,
-                  after: int) -> list[Passage]:
+                  after: int) -> list[StoredPassage]:
     """The passages up to ``before`` places before and ``after`` places after each (note id,
     passage number) of ``keys`` (those themselves too), each once, by note and number."""
     wanted = json.dumps(sorted(set(keys)), ensure_ascii=False)
     rows = store.query(
-        "SELECT DISTINCT p.path, p.number, p.kind, p.headings, p.start_line, p.end_line, "
-        "p.block_id, p.text FROM json_each(?) AS k JOIN notes AS n ON n.id = k.value ->> 0 "
-        "JOIN passages AS p ON p.path = n.path AND p.number BETWEEN (k.value ->> 1) - ? "
-        "AND (k.value ->> 1) + ? ORDER BY p.path, p.number", (wanted, before, after))
-    return [Passage(path[:-3], number, kind, tuple(json.loads(heads)), start, end, block, text)
-            for path, number, kind, heads, start, end, block, text in rows]
+        f"SELECT DISTINCT {PASSAGE_COLUMNS} FROM json_each(?) AS k JOIN notes AS n ON "
+        "n.id = k.value ->> 0 JOIN passages AS p ON p.path = n.path AND p.number BETWEEN "
+        "(k.value ->> 1) - ? AND (k.value ->> 1) + ? ORDER BY p.path, p.number",
+        (wanted, before, after))
+    return [_stored_passage(row) for row in rows]
 
 
 def facets(store: Store, ids: Iterable[str]) -> dict[str, Facets]:
@@ -182,6 +185,13 @@ def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
     into = set(store.linking(note_id)) - {note_id}
     notes = facets(store, out | into)
     return sorted(out & notes.keys()), sorted(into & notes.keys())
+
+
+def _stored_passage(row: tuple[Any, ...]) -> StoredPassage:
+    """A row of :data:`PASSAGE_COLUMNS` as a :class:`StoredPassage`."""
+    path, number, kind, heads, start, end, block, text = row
+    return StoredPassage(path[:-3], number, kind, tuple(json.loads(heads)), start, end, block,
+                         text)
 
 
 def _fact(row: list[Any]) -> RawFact:

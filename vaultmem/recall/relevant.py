@@ -40,7 +40,7 @@ from typing import NamedTuple
 from ..index.fts import STOPWORDS, PassageHit
 from ..index.lookup import (
     Facets,
-    Passage,
+    StoredPassage,
     facets,
     facts,
     matching_passages,
@@ -70,7 +70,7 @@ MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a
 class Scored(NamedTuple):
     """A passage and how well it answers the question."""
 
-    passage: Passage
+    passage: StoredPassage
     score: float
     date: str  # its note's date, "" when none
 
@@ -131,7 +131,7 @@ class _Weights:
     """What scores a passage beyond its own bm25: see the module docstring."""
 
     def __init__(self, vault: Vault, question: str, today: dt.date, notes: dict[str, Facets],
-                 ranks: dict[str, float], near: list[Passage]) -> None:
+                 ranks: dict[str, float], near: list[StoredPassage]) -> None:
         self.newest = min(today, parse_day(newest_date(vault.store)) or today)
         self.age_weight = vault.config.age_weight
         self.half_life = vault.config.age_half_life_days
@@ -143,7 +143,7 @@ class _Weights:
                             for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
 
-    def __call__(self, passage: Passage, base: dict[tuple[str, int], float]) -> float:
+    def __call__(self, passage: StoredPassage, base: dict[tuple[str, int], float]) -> float:
         """The passage's score."""
         note, number = passage.note, passage.number
         score = base.get((note, number), 0.0) + BORROW * base.get((note, number - 1), 0.0) \
@@ -167,10 +167,10 @@ class _Weights:
 def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
     """The notes ``question`` names by title or alias (whole words, case aside), with the
     names it used."""
-    folded = _words(question)
+    folded = _spaced_words(question)
     found: dict[str, list[str]] = {}
     for name in names_like(vault.store, question, every_below=BLOCKED_NAMES):
-        words = _words(name.name).strip()
+        words = _spaced_words(name.name).strip()
         if len(words) >= MIN_NAME and f" {words} " in folded:
             found.setdefault(name.note, []).append(words)
     return found
@@ -178,11 +178,11 @@ def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
 
 def _mentions(text: str, names: list[str]) -> bool:
     """True when ``text`` holds one of ``names`` as whole words."""
-    folded = _words(text)
+    folded = _spaced_words(text)
     return any(f" {name} " in folded for name in names)
 
 
-def _words(text: str) -> str:
+def _spaced_words(text: str) -> str:
     """``text``'s words, case-folded, each between spaces."""
     return f" {' '.join(WORD.findall(text.casefold()))} "
 
