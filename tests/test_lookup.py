@@ -143,3 +143,12 @@ def test_age_and_feedback_are_settings(tmp_path: Path) -> None:
     (tmp_path / ".vaultmem" / "config.toml").write_text("feedback_weight = 2\n")
     with pytest.raises(ConfigError, match="feedback_weight must be a number from 0 to 1"):
         Vault(tmp_path, use_cache=False)
+
+
+def test_a_passage_of_embeds_alone_is_no_passage(tmp_path: Path) -> None:
+    (tmp_path / "Kevin.md").write_text("# Kevin\n\n![[Books.base#Author]]\n\n## Work\n"
+                                       "Writes about ![[cover.png]] books.\n")
+    vault = Vault(tmp_path, use_cache=False)
+    _ = vault.notes
+    assert [(p.kind, p.text) for p in passages(vault.store, ["Kevin"])["Kevin"]] == [
+        ("paragraph", "Writes about ![[cover.png]] books.")]

@@ -1,5 +1,6 @@
-"""A note's passages as recall ranks them: its properties as one passage, then its body's, and
-each heading with nothing under it (a log entry's title alone) as a passage of its own.
+"""A note's passages as recall ranks them: its properties as one passage, then its body's (but
+those made only of embeds), and each heading with nothing under it (a log entry's title alone)
+as a passage of its own.
 
 The properties passage (kind ``properties``) reads ``key: value; key: value`` on the lines
 between the frontmatter fences, list values joined by commas and wikilink brackets removed
@@ -13,7 +14,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from ..model import Heading
+from ..model import Heading, Link
 from .parse import Parsed
 from .passage_text import MAX_CHARS
 from .passages import Passage, split_passages
@@ -22,10 +23,21 @@ from .passages import Passage, split_passages
 def note_passages(parsed: Parsed) -> list[Passage]:
     """The properties passage (when the note has any to show), then the body's passages and
     its empty headings in file order."""
-    body = split_passages(parsed.tokens, parsed.body, parsed.body_line)
+    body = [passage for passage in split_passages(parsed.tokens, parsed.body, parsed.body_line)
+            if not only_embeds(passage, parsed.note.links)]
     body = sorted(body + empty_headings(parsed.note.headings, body), key=lambda p: p.start)
     shown = properties_passage(parsed.note.frontmatter, parsed.body_line)
     return [shown, *body] if shown else body
+
+
+def only_embeds(passage: Passage, links: list[Link]) -> bool:
+    """True when the passage holds nothing but embeds (``![[Books.base]]``, an image): the
+    embedded file's words are not the note's, and the syntax alone tells a reader nothing."""
+    text = passage.text
+    for link in links:
+        if link.embed and passage.start <= link.line <= passage.end:
+            text = text.replace(link.raw, " ")
+    return not any(char.isalnum() for char in text)
 
 
 def empty_headings(headings: list[Heading], body: list[Passage]) -> list[Passage]:
