@@ -6,10 +6,16 @@ import multiprocessing
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import pytest
+
+from vaultmem.errors import IndexBusy
+from vaultmem.index import store as store_module
 from vaultmem.index.scan import parse_files
 from vaultmem.read.walk import list_vault
 from vaultmem.vault import Vault
@@ -194,3 +200,35 @@ def test_an_index_another_vaultmem_rebuilt_is_opened_again(sample: Path) -> None
     with sqlite3.connect(vault.store.path) as db:
         stamp = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()[0]
     assert stamp == vault.store.stamp
+
+
+def test_two_connections_in_one_process_keep_their_write_ahead_log(sample: Path) -> None:
+    first = Vault(sample)
+    _ = first.index
+    second = Vault(sample)  # a second connection of this process (as the MCP server's threads)
+    _ = second.index
+    subprocess.run([sys.executable, "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1])"
+                    ".execute('SELECT count(*) FROM notes').fetchone()", str(first.store.path)],
+                   check=True)  # another process's connection, opened and closed
+    first.store.save_result("probe", "key", [1, 2])
+    assert Path(f"{first.store.path}-wal").exists()
+    assert Vault(sample).store.load_result("probe", "key") == [1, 2]
+
+
+def test_an_index_locked_too_long_is_an_error_not_a_rebuild(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = Vault(sample)
+    _ = vault.index
+    vault.store.close()
+    with sqlite3.connect(vault.store.path) as db:
+        db.execute("UPDATE meta SET value = 'another vaultmem' WHERE key = 'stamp'")
+    monkeypatch.setattr(store_module, "BUSY_MS", 200)
+    holder = sqlite3.connect(vault.store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another vaultmem rebuilding it
+    try:
+        with pytest.raises(IndexBusy, match="stayed locked by another vaultmem for 0 s"):
+            Vault(sample).store.generation()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert Vault(sample).store.generation() == 0  # nothing was deleted: it opens and rebuilds

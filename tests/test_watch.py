@@ -161,4 +161,5 @@ def test_cli_watch_logs_and_stops_on_ctrl_c_or_sigterm(sample: Path, sig: int) -
 def test_missing_watchdog_is_a_clear_error(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "watchdog.observers", None)
     code, _, err = run(sample, "watch")
-    assert code == 2 and err == "Error: watch needs watchdog: pip install 'vaultmem[watch]'\n"
+    assert code == 2 and err == ("Error: watch needs watchdog: pip install 'vaultmem[watch]' (or "
+                                 "use --no-notes to keep only the index current)\n")

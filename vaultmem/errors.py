@@ -37,3 +37,7 @@ class InvalidTitle(VaultmemError):
 
 class MissingExtra(UsageError):
     """A command needs an optional dependency that is not installed."""
+
+
+class IndexBusy(VaultmemError):
+    """The index database stayed locked by another vaultmem process past the busy timeout."""

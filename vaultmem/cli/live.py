@@ -19,14 +19,18 @@ from . import cli, with_vault
 @click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000))
 @click.option("--index", is_flag=True, help="Also rewrite the index notes.")
 @click.option("--conflicts", is_flag=True, help="Also rewrite the conflicts note.")
+@click.option("--no-notes", is_flag=True,
+              help="Write no note: only keep the index current for other commands.")
 @with_vault
 def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: int, index: bool,
-                  conflicts: bool) -> None:
-    """Keep agents' context notes fresh while people and agents edit the vault (Ctrl-C or
-    SIGTERM stops).
+                  conflicts: bool, no_notes: bool) -> None:
+    """Keep agents' context notes and the index fresh while people and agents edit the vault
+    (Ctrl-C or SIGTERM stops).
 
     Re-reads only changed files, rebuilds once per burst of changes (a LiveSync pull of 500
-    files is one rebuild), ignores its own writes, and logs one line per rebuild.
+    files is one rebuild), ignores its own writes, and logs one line per rebuild. While it
+    runs, other vaultmem commands on this vault skip checking every file for changes (it
+    tells them the index is current; Linux).
 
     \b
     Example:
@@ -41,7 +45,7 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
         signal.signal(sig, lambda *_: stop.set())
     with contextlib.suppress(KeyboardInterrupt):
         watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
-              index=index, conflicts=conflicts, log=click.echo, stop=stop,
+              index=index, conflicts=conflicts, notes=not no_notes, log=click.echo, stop=stop,
               ready=lambda: click.echo(f"watching {vault.shown} (Ctrl-C stops)", err=True))
     click.echo("stopped", err=True)
 

@@ -20,6 +20,7 @@ from .fts import passage_rows
 from .graph_rows import Reached, reached_links
 from .rows import ATTACHMENT, note_rows
 from .store import Store, files_key
+from .vouch import vouched_listing
 
 Entries = dict[str, Entry]
 
@@ -137,6 +138,8 @@ class Index:
     stats: ScanStats = field(default_factory=ScanStats)
     generated: dict[str, Entry] = field(default_factory=dict)  # vaultmem's own notes, by id
     files: dict[str, str] = field(default_factory=dict)  # every note id / attachment: its role
+    listing: Listing = field(default_factory=Listing)  # what the index was compared with
+    generation: int = 0  # of the stored index this one was read from
 
     def states(self) -> Entries:
         """The index entries of the source notes by vault path (blobs possibly not read):
@@ -164,17 +167,12 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     always ends with the latest listing, never an older one."""
     started = time.perf_counter()
     store.verify()
-    plan = _plan(config, store)
-    files = plan.before
-    parsed: Entries = {}
-    removed: list[str] = []
-    if plan.todo or plan.old.keys() - plan.entries.keys() or \
-            store.files_key() != files_key(plan.before):
-        with store.exclusive():
-            if store.generation() != plan.generation:
-                plan = _plan(config, store)
-            parsed, removed, files = _store(config, store, plan, progress)
-            store.stored()
+    vouched = vouched_listing(store)
+    plan = _plan(config, store, vouched)
+    if vouched is not None and _differs(store, plan):  # not the watcher's index: look anew
+        plan = _plan(config, store)
+    plan, stored, generation = _store_changes(config, store, plan, progress)
+    parsed, removed, files = stored or ({}, [], plan.before)
     entries = {**plan.entries, **parsed}
     stats = ScanStats(len(plan.todo), len(plan.entries), len(removed))
     split = _split(entries, plan.listing)
@@ -187,7 +185,32 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     unusual = {path[:-3]: path for path in entries if not path.endswith(".md")}
     notes = Notes(sources_by_id, plan.resolver, fetch, store, unusual)
     return Index(notes, store, dict(sorted(other.items())), plan.listing.attachments,
-                 plan.listing.problems, plan.resolver, stats, generated, files)
+                 plan.listing.problems, plan.resolver, stats, generated, files, plan.listing,
+                 generation)
+
+
+def _store_changes(config: Config, store: Store, plan: _Plan, progress: Progress | None
+                   ) -> tuple[_Plan, tuple[Entries, list[str], dict[str, str]] | None, int]:
+    """Store what the vault holds and the index not: (the plan stored, what ``_store`` did or
+    None when nothing was to store, the index generation that holds the plan). Waits for a scan
+    of another process storing; if one did meanwhile, the vault is listed again (maybe nothing
+    is left to do)."""
+    if not _differs(store, plan):
+        return plan, None, plan.generation
+    with store.exclusive():
+        if store.generation() != plan.generation:
+            plan = _plan(config, store)
+            if not _differs(store, plan):
+                return plan, None, plan.generation
+        stored = _store(config, store, plan, progress)
+        store.stored()
+        return plan, stored, store.generation()
+
+
+def _differs(store: Store, plan: _Plan) -> bool:
+    """True when the listing of ``plan`` holds changes the index has not taken in."""
+    return bool(plan.todo or plan.old.keys() - plan.entries.keys()
+                or store.files_key() != files_key(plan.before))
 
 
 class _Plan(NamedTuple):
@@ -204,10 +227,10 @@ class _Plan(NamedTuple):
     generation: int  # of the index when it was compared
 
 
-def _plan(config: Config, store: Store) -> _Plan:
-    """List the vault and compare it with the index."""
+def _plan(config: Config, store: Store, listing: Listing | None = None) -> _Plan:
+    """Compare the vault's listing (made now unless given) with the index."""
     generation = store.generation()
-    listing = list_vault(config)
+    listing = list_vault(config) if listing is None else listing
     sources = [info for info in listing.notes if info.role == "source"]
     old = store.states()
     entries, todo = _reuse(old, sources)

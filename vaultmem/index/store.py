@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..errors import IndexBusy
 from ..read.record import Entry
 from ..read.resolve import Resolver
 from . import fts, update
@@ -29,6 +30,11 @@ from .sql import IN_ARRAY, array
 
 SCHEMA = 4
 BUSY_MS = 30_000
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6
+# Every connection of this process is opened under this lock: a file created by one (and its
+# descriptor closed) must never drop the POSIX locks another connection holds on it, or another
+# process may think the index unused and delete its write-ahead log under it.
+_CREATING = threading.Lock()
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -148,16 +154,20 @@ class Store:
         private_dir(self.folder)
         try:
             return self._prepared(self._connect())
-        except sqlite3.DatabaseError:  # not a database, malformed: a cache is never repaired
+        except sqlite3.DatabaseError as exc:  # not a database, malformed: never repaired
+            if getattr(exc, "sqlite_errorcode", None) in (SQLITE_BUSY, SQLITE_LOCKED):
+                raise IndexBusy(f"the index {self.path} stayed locked by another vaultmem "
+                                f"for {BUSY_MS // 1000} s; try again once it is done") from exc
             self._delete_files()
             return self._prepared(self._connect())
 
     def _connect(self) -> sqlite3.Connection:
         """A connection with WAL and a busy timeout; the file private to the user."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        os.close(fd)
-        db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None,
-                             check_same_thread=False)
+        with _CREATING:  # closing a descriptor would drop this process's locks on the file
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+            db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)
         db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last commit is fine

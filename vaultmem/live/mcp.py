@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from ..errors import MissingExtra
 from ..vault import Vault
+from .keeper import IndexKeeper
 from .mcp_write import WriteTools
 
 if TYPE_CHECKING:
@@ -116,5 +117,14 @@ def _add(server: MCPServer, fn: Callable[..., str], name: str, description: str,
 
 
 def serve(vault: Vault, *, read_only: bool = False, watch: bool = True) -> None:
-    """Serve ``vault`` over stdio until the client closes the connection."""
-    build_server(vault, read_only=read_only, watch=watch).run("stdio")
+    """Serve ``vault`` over stdio until the client closes the connection; while it runs (with
+    ``watch``) it keeps the index current for other vaultmem processes too."""
+    server = build_server(vault, read_only=read_only, watch=watch)
+    keeper = IndexKeeper(vault) if watch else None
+    if keeper is not None:
+        keeper.start()  # another process keeping it already is fine
+    try:
+        server.run("stdio")
+    finally:
+        if keeper is not None:
+            keeper.close()

@@ -18,6 +18,7 @@ from ..errors import MissingExtra, VaultmemError
 from ..generate.context_note import sync
 from ..vault import Vault
 from ..write.apply import WriteResult
+from .keeper import IndexKeeper
 
 GENERATED = "_vaultmem/"
 
@@ -93,18 +94,45 @@ def _handler(root: Path, context_folder: str, events: queue.Queue[str]) -> Any:
 
 
 def watch(vault: Vault, *, agents: list[str] | None = None, debounce: float = 0.5,
-          budget: int = 2000, index: bool = False, conflicts: bool = False,
+          budget: int = 2000, index: bool = False, conflicts: bool = False, notes: bool = True,
           log: Callable[[str], None] = print, stop: threading.Event | None = None,
           ready: Callable[[], None] | None = None) -> None:
-    """Rebuild after every burst of changes until ``stop`` is set (or Ctrl-C); ``ready`` is
-    called once the vault is being watched."""
+    """Keep the index current for every vaultmem command and (with ``notes``) rebuild the
+    generated notes after every burst of changes, until ``stop`` is set (or Ctrl-C); ``ready``
+    is called once the vault is being watched."""
+    stop = stop or threading.Event()
+    observer = _observer() if notes else None  # a missing extra fails before anything starts
+    keeper = IndexKeeper(vault)
+    if not keeper.start():
+        log("the index is not kept here (another process keeps it, or the system cannot "
+            "report changes): commands check every file themselves")
+    try:
+        if observer is not None:
+            _rebuild_notes(vault, observer, agents, debounce=debounce, budget=budget, index=index,
+                           conflicts=conflicts, log=log, stop=stop, ready=ready)
+        else:
+            if ready is not None:
+                ready()
+            stop.wait()
+    finally:
+        keeper.close()
+
+
+def _observer() -> Any:
+    """A watchdog observer (the ``watch`` extra)."""
     try:
         from watchdog.observers import Observer
     except ImportError as exc:
-        raise MissingExtra("watch needs watchdog: pip install 'vaultmem[watch]'") from exc
-    stop = stop or threading.Event()
+        raise MissingExtra("watch needs watchdog: pip install 'vaultmem[watch]' (or use "
+                           "--no-notes to keep only the index current)") from exc
+    return Observer()
+
+
+def _rebuild_notes(vault: Vault, observer: Any, agents: list[str] | None, *, debounce: float,
+                   budget: int, index: bool, conflicts: bool, log: Callable[[str], None],
+                   stop: threading.Event, ready: Callable[[], None] | None) -> None:
+    """Rebuild the generated notes after every burst of changes until ``stop`` is set."""
     events: queue.Queue[str] = queue.Queue()
-    observer = Observer()
     observer.daemon = True  # never keeps the process alive once the loop has ended
     observer.schedule(_handler(vault.root.resolve(), vault.config.context_folder, events),
                       str(vault.root), recursive=True)
