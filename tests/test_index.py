@@ -16,7 +16,7 @@ import pytest
 
 from vaultmem.errors import IndexBusy
 from vaultmem.index import store as store_module
-from vaultmem.index.scan import parse_files
+from vaultmem.index.parsing import parse_files
 from vaultmem.read.walk import list_vault
 from vaultmem.vault import Vault
 

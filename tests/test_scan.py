@@ -6,6 +6,8 @@ import marshal
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -170,6 +172,46 @@ def test_parallel_scan_reports_progress_and_matches_serial(tmp_path: Path) -> No
     assert [n.to_dict() for n in parallel.notes.values()] == \
         [n.to_dict() for n in serial.notes.values()]
     assert parallel.graph.number_of_edges() == 260
+
+
+# A scan started while another thread of the process is inside an import (as in ``watch``,
+# whose keeper and observer run beside it) of a module the parse workers import too.
+MID_IMPORT = r"""
+import importlib.machinery, sys, threading
+from pathlib import Path
+from vaultmem.vault import Vault
+
+NAME = "vaultmem.read.note_passages"
+entered, release = threading.Event(), threading.Event()
+
+class Slow:
+    def find_spec(self, name, path, target=None):
+        return importlib.machinery.ModuleSpec(name, self) if name == NAME else None
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        entered.set()
+        release.wait()
+        real = importlib.machinery.PathFinder.find_spec(NAME, sys.modules["vaultmem.read"].__path__)
+        real.loader.exec_module(module)
+
+assert NAME not in sys.modules
+sys.meta_path.insert(0, Slow())
+importing = threading.Thread(target=__import__, args=(NAME,))
+importing.start()
+entered.wait()
+print(Vault(Path(sys.argv[1])).index.stats.parsed)
+release.set()
+importing.join()
+"""
+
+
+def test_parse_workers_start_while_another_thread_is_importing(tmp_path: Path) -> None:
+    for i in range(260):
+        write(tmp_path, f"Notes/n{i:03d}.md", f"see [[n{(i + 1) % 260:03d}]]\n")
+    done = subprocess.run([sys.executable, "-c", MID_IMPORT, str(tmp_path)], capture_output=True,
+                          text=True, timeout=300)  # a forked worker waited forever here
+    assert done.returncode == 0 and done.stdout == "260\n", done.stderr
 
 
 def test_vault_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

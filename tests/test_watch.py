@@ -45,7 +45,7 @@ def watching(sample: Path) -> Iterator[list[str]]:
     assert ready.wait(60)
     yield logs
     stop.set()
-    thread.join(timeout=10)
+    thread.join(timeout=60)  # a rebuild under way finishes first
     assert not thread.is_alive()
 
 

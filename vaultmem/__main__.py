@@ -2,4 +2,5 @@
 
 from .cli import main
 
-main()
+if __name__ == "__main__":  # never when a spawned parse worker imports the main module
+    main()
