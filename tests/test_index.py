@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -11,6 +12,7 @@ import sys
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -232,3 +234,28 @@ def test_an_index_locked_too_long_is_an_error_not_a_rebuild(
         holder.execute("ROLLBACK")
         holder.close()
     assert Vault(sample).store.generation() == 0  # nothing was deleted: it opens and rebuilds
+
+
+def _open_at_once(root: str, start: Any, out: Connection) -> None:
+    """Open the vault's index as soon as every process is ready; send what happened."""
+    start.wait()
+    try:
+        out.send(Vault(Path(root)).store.generation())
+    except Exception as exc:  # the failure is the test's finding
+        out.send(repr(exc))
+
+
+def test_processes_opening_a_new_index_at_once_all_get_it(sample: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    for _ in range(5):  # a new index each round: the first opening is the race
+        shutil.rmtree(Vault(sample).store.folder, ignore_errors=True)
+        start, (ours, theirs) = context.Event(), context.Pipe()
+        opening = [context.Process(target=_open_at_once, args=(str(sample), start, theirs))
+                   for _ in range(8)]
+        for process in opening:
+            process.start()
+        start.set()
+        answers = [ours.recv() for _ in opening]
+        for process in opening:
+            process.join(60)
+        assert all(isinstance(answer, int) for answer in answers), answers

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from vaultmem.check.conflicts import find_conflicts
 from vaultmem.check.linting import FILE_KINDS, lint
 from vaultmem.config import Config
-from vaultmem.index import scan as scan_module
+from vaultmem.index import parsing as parsing_module
 from vaultmem.model import Note
 from vaultmem.read.parse import parse_note, parse_with_body
 from vaultmem.read.resolve import Resolver
@@ -537,14 +537,14 @@ def test_a_note_that_breaks_indexing_costs_one_note(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "Fact.md", "---\ntype: fact\nentity: \"[[Good]]\"\n---\n")
     write(tmp_path, "Good.md", "see [[Fact]]\n")
-    real = scan_module.meta_of
+    real = parsing_module.meta_of
 
     def breaks(note: Any, body: str = "", text: str = "") -> Any:
         if note.id == "Fact":
             raise OverflowError("int too large to convert to float")
         return real(note, body, text)
 
-    monkeypatch.setattr(scan_module, "meta_of", breaks)
+    monkeypatch.setattr(parsing_module, "meta_of", breaks)
     vault = Vault(tmp_path, use_cache=False)
     assert [(p.path, p.kind) for p in vault.index.problems] == [("Fact.md", "parse-error")]
     assert "OverflowError" in vault.index.problems[0].message

@@ -17,6 +17,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -153,13 +154,34 @@ class Store:
         private_dir(self.folder.parent)
         private_dir(self.folder)
         try:
-            return self._prepared(self._connect())
-        except sqlite3.DatabaseError as exc:  # not a database, malformed: never repaired
-            if getattr(exc, "sqlite_errorcode", None) in (SQLITE_BUSY, SQLITE_LOCKED):
-                raise IndexBusy(f"the index {self.path} stayed locked by another vaultmem "
-                                f"for {BUSY_MS // 1000} s; try again once it is done") from exc
+            return self._opened_when_free()
+        except sqlite3.DatabaseError:  # not a database, malformed: never repaired
             self._delete_files()
-            return self._prepared(self._connect())
+            return self._opened_when_free()
+
+    def _opened_when_free(self) -> sqlite3.Connection:
+        """A prepared connection, tried again while other processes hold the file (several
+        opening a new index at once: only one can turn on WAL or create the tables, and SQLite
+        answers the others "locked" at once, without its busy wait)."""
+        deadline = time.monotonic() + BUSY_MS / 1000
+        while True:
+            try:
+                return self._prepared_or_closed(self._connect())
+            except sqlite3.DatabaseError as exc:
+                if getattr(exc, "sqlite_errorcode", None) not in (SQLITE_BUSY, SQLITE_LOCKED):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise IndexBusy(f"the index {self.path} stayed locked by another vaultmem "
+                                    f"for {BUSY_MS // 1000} s; try again once it is done") from exc
+                time.sleep(0.01)
+
+    def _prepared_or_closed(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        """``db`` prepared, or closed if that failed (an open one would keep its locks)."""
+        try:
+            return self._prepared(db)
+        except BaseException:
+            db.close()
+            raise
 
     def _connect(self) -> sqlite3.Connection:
         """A connection with WAL and a busy timeout; the file private to the user."""
@@ -168,9 +190,13 @@ class Store:
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
             db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
-        db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last commit is fine
+        try:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last commit is fine
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _prepared(self, db: sqlite3.Connection) -> sqlite3.Connection:
