@@ -244,8 +244,10 @@ def watch_windows(*, leases: bool) -> Counter[str]:
     settled, untouched = files._Original._settled, files._Original._untouched
 
     def counted_lease(fd: int, wait: float = 0.0) -> bool:
-        seen[WINDOWS[0]] += bool(wait) and not lease(fd)  # a save was going on at the read
-        return lease(fd, wait)
+        if lease(fd):  # taken once: a second try while a save breaks it would hold that save
+            return True
+        seen[WINDOWS[0]] += bool(wait)  # a save was going on at the read
+        return bool(wait) and lease(fd, wait)
 
     def counted(check: Callable[[files._Original], bool], window: str
                 ) -> Callable[[files._Original], bool]:

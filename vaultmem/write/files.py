@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import secrets
@@ -16,7 +15,7 @@ from pathlib import Path
 from ..errors import VaultmemError
 from .locks import file_lock
 from .paths import OutsideVault, checked_parts, inside, within
-from .watched import LEASE_WAIT, lease, lease_kept, read_all, same, settled_bytes
+from .watched import LEASE_WAIT, lease, lease_kept, read_all, same, settled_bytes, unlease
 
 RETRIES = 5
 STALE_TEMP = 300.0  # s after which a note's temp file counts as left by a dead writer
@@ -285,10 +284,8 @@ class _Original:
         return read_all(self.fd) == self.data
 
     def _unlease(self) -> None:
-        """Let go of the lease: a held-back save goes on."""
-        if self.leases:
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(self.fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        """Let go of the lease (if one is held, leases or not): a held-back save goes on."""
+        unlease(self.fd)
 
 
 def _sweep(path: Path, fs_now: float) -> None:

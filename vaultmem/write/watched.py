@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -26,9 +27,18 @@ def lease(fd: int, wait: float = 0.0) -> bool:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 return False
+            # a lease of ours that a writer is breaking holds that writer back: let go while
+            # waiting, or the two wait for each other until ``wait`` runs out
+            unlease(fd)
             time.sleep(0.001)
         except (OSError, AttributeError):  # no leases on this file system, or not Linux
             return False
+
+
+def unlease(fd: int) -> None:
+    """Let go of a lease on ``fd`` if there is one: a held-back save goes on."""
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
 
 
 def lease_kept(fd: int) -> bool:
