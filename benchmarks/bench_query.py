@@ -6,17 +6,23 @@ For each size, the synthetic vault of gen_vault.py (made once under ``benchmarks
 scanned once (warm index), then each command runs ``--runs`` times, each in a fresh process
 as an agent or a shell calls it; the median wall time is reported with its ratio to the floor
 (plain Python reading every note and running one wikilink regex) measured in the same run, and
-its growth from the previous size (10x notes: 10 is linear). Printed as Markdown tables.
+its growth from the previous size (10x notes: 10 is linear). Each command is measured twice:
+alone (it lists the vault to know what changed) and while ``vaultmem watch --no-notes`` keeps
+the index (rows ``... kept``). Printed as Markdown tables.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,8 +49,9 @@ def median_seconds(run: Callable[[], dict[str, float]], times: int,
 
 
 def measure(notes: int, runs: int) -> dict[str, float]:
-    """Median seconds of the floor and every command, the highest peak RSS (MB) of any
-    command, and the index's size on disk (MB), for one vault size."""
+    """Median seconds of the floor and every command (each once with nothing else running
+    and once while ``vaultmem watch --no-notes`` keeps the index: ``"<command> kept"``), the
+    highest peak RSS (MB) of any command, and the index's size on disk (MB), for one size."""
     root = ensure_vault(notes)
     cache = Path(tempfile.mkdtemp(prefix="vm-query-"))
     scan_case("floor", root, cache)  # the files into the page cache first
@@ -54,10 +61,37 @@ def measure(notes: int, runs: int) -> dict[str, float]:
     for name, args in COMMANDS.items():
         filled = fill(args, root)
         found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks)
+    with kept_index(root, cache):
+        for name, args in COMMANDS.items():
+            filled = fill(args, root)
+            found[f"{name} kept"] = median_seconds(lambda a=filled: command_case(a, root, cache),
+                                                   runs, peaks)
     found["peak RSS of a command (MB)"] = max(peaks)
     found["index on disk (MB)"] = sum(f.stat().st_size for f in cache.rglob("*")
                                       if f.is_file()) / 2**20
     return found
+
+
+@contextlib.contextmanager
+def kept_index(root: Path, cache: Path) -> Iterator[None]:
+    """``vaultmem watch --no-notes`` running on ``root`` until it vouches for the index."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    keeper = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(root), "watch",
+                               "--no-notes"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        os.environ["XDG_CACHE_HOME"] = str(cache)  # this process asks the same keeper
+        from vaultmem.index.vouch import watcher_vouches
+        from vaultmem.vault import Vault
+
+        store = Vault(root).store
+        while not watcher_vouches(store):
+            time.sleep(0.2)
+        store.close()
+        yield
+    finally:
+        keeper.terminate()
+        keeper.wait(timeout=60)
 
 
 def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
@@ -66,7 +100,7 @@ def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
     head = "| command | " + " | ".join(f"{n:,} wall | x floor" for n in sizes)
     head += "".join(f" | growth {a:,} -> {b:,}" for a, b in pairs) + " |"
     rows = [head, "| --- |" + " ---: |" * (2 * len(sizes) + len(sizes) - 1)]
-    for name in ["floor", *COMMANDS]:
+    for name in ["floor", *COMMANDS, *(f"{name} kept" for name in COMMANDS)]:
         cells = [f"{results[n][name]:.3f} s | {results[n][name] / results[n]['floor']:.1f}x"
                  for n in sizes]
         cells += [f"{results[b][name] / results[a][name]:.1f}x" for a, b in pairs]
