@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from vaultmem import secrets
 from vaultmem.errors import ConfigError
 from vaultmem.secrets import (
     DEFAULT_PATTERNS,
@@ -17,6 +18,8 @@ from vaultmem.secrets import (
     find_secrets,
     redact,
 )
+
+from .conftest import CORPUS, SAMPLE
 
 # Obviously fake values, assembled so no real-looking credential is committed.
 FILL = "A1b2C3d4"
@@ -268,3 +271,26 @@ def test_bad_regex_error_names_the_regex_error_without_echoing_it() -> None:
 ])
 def test_pathological_input_is_scanned_quickly(text: str) -> None:
     find_secrets(text)
+
+
+def _every_kind_scanned(text: str) -> list[tuple[int, int, int, str]]:
+    """What the patterns find when every one of them scans ``text`` (no shortcut)."""
+    return secrets._merge(sorted(secrets._candidates(text, secrets._ranked(()))))
+
+
+def test_the_one_scan_shortcut_never_misses_what_the_kinds_find() -> None:
+    texts = [before + secret + after for _, before, secret, after in POSITIVE]
+    texts += [text for text, _ in VARIANTS] + list(NEGATIVE) + ODD_CASES
+    texts += [path.read_text(encoding="utf-8", errors="replace")
+              for root in (SAMPLE, CORPUS) for path in sorted(root.rglob("*.md"))]
+    for text in texts:
+        found = [(hit.start, hit.end, hit.kind) for hit in find_secrets(text)]
+        assert found == [(s, e, k) for s, e, _, k in _every_kind_scanned(text)], text[:80]
+
+
+ODD_CASES = ["PA\u017f\u017fWORD: hunter2xyz", "ap\u0131_key = Zq8xWm2pLk9v", "BEARER " + RANDOM]
+
+
+@pytest.mark.parametrize("text", ODD_CASES)
+def test_keywords_are_found_in_any_case_re_matches(text: str) -> None:
+    assert find_secrets(text) and redact(text) != text

@@ -61,6 +61,19 @@ DEFAULT_PATTERNS: dict[str, str] = {
     ),
     ENTROPY_KIND: r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{24,}(?![A-Za-z0-9+/=_-])",
 }
+# Words every match of a built-in kind holds (case-folded): a text without them is not scanned
+# for that kind. tests/test_secrets.py checks that this never misses a match.
+_WORDS: dict[str, tuple[str, ...]] = {
+    "private key block": ("-----begin",), "AWS access key id": ("akia", "asia"),
+    "AWS secret access key": ("aws",), "GitHub token": ("gh", "github_pat_"),
+    "Anthropic API key": ("sk-ant-",), "OpenAI API key": ("sk-",),
+    "Stripe live key": ("k_live_",), "Slack token": ("xox",),
+    "Slack webhook URL": ("hooks.slack.com",), "Discord webhook URL": ("discord",),
+    "Telegram bot token": (":aa",), "Google API key": ("aiza",), "JWT": ("eyj",),
+    "connection string password": ("://",), "bearer token": ("bearer",),
+    "password assignment": ("password", "passwd", "pwd", "passphrase", "密码"),
+    "secret assignment": ("secret", "token", "key", "credential"),
+}
 # Broad kinds rank below user patterns; the rest, in the order above, rank above them.
 _GENERIC_KINDS = frozenset({
     "connection string password", "bearer token", "password assignment", "secret assignment",
@@ -134,7 +147,8 @@ def _compile_user(name: str, source: object) -> re.Pattern[str]:
 
 def find_secrets(text: str, extra: Mapping[str, str] | None = None) -> list[SecretHit]:
     """Every credential in ``text``, sorted by start, overlapping hits merged into one."""
-    raw = sorted(_candidates(text, _ranked(tuple(sorted((extra or {}).items())))))
+    ranked = _ranked(tuple(sorted((extra or {}).items())))
+    raw = sorted(_candidates(text, _possible(text, ranked)))
     return [_hit(text, start, end, kind) for start, end, _, kind in _merge(raw)]
 
 
@@ -204,6 +218,17 @@ def _ranked(extra: tuple[tuple[str, str], ...]) -> list[tuple[str, re.Pattern[st
     specific = [(kind, p) for kind, p in merged.items() if kind not in _GENERIC_KINDS]
     generic = [(kind, p) for kind, p in merged.items() if kind in _GENERIC_KINDS]
     return specific + list(user.items()) + generic
+
+
+def _possible(text: str, ranked: list[tuple[str, re.Pattern[str]]]
+              ) -> list[tuple[str, re.Pattern[str]]]:
+    """The patterns that can match ``text``: a built-in kind whose every match holds one of
+    its words (``_WORDS``) is left out when the text holds none (most text holds none)."""
+    folded = text.casefold().replace("\u0131", "i")  # as re's ignore-case: dotless i is i
+    built_in = _defaults()
+    return [(kind, pattern) for kind, pattern in ranked
+            if built_in.get(kind) is not pattern or kind not in _WORDS
+            or any(word in folded for word in _WORDS[kind])]
 
 
 @functools.cache
