@@ -9,6 +9,7 @@ import networkx as nx
 import pytest
 
 from vaultmem.graph import build_graph, ego_graph
+from vaultmem.index.graph_rows import degrees
 from vaultmem.index.rows import link_rows
 from vaultmem.recall.related import related, related_notes
 from vaultmem.recall.similar_notes import similar
@@ -55,6 +56,25 @@ def test_files_arriving_one_by_one_give_the_index_a_full_scan_gives(
         cached, fresh = Vault(root), Vault(root, use_cache=False)
         assert stored_links(cached) == stored_links(fresh) == parsed_links(fresh), name
         assert graph_data(cached.graph) == graph_data(fresh.graph), name
+        assert stored_degrees(cached) == whole_degrees(fresh), name
+
+
+def stored_degrees(vault: Vault) -> dict[str, int]:
+    """Every node's degree as the index keeps it (after a scan; none left stale by it)."""
+    assert vault.index.stats.seconds >= 0
+    assert vault.store.query("SELECT node FROM stale_degrees") == []
+    return {node: degree for node, degree in vault.store.query("SELECT node, degree FROM degrees")
+            if degree}
+
+
+def whole_degrees(vault: Vault) -> dict[str, int]:
+    """Every node's degree counted afresh from all the link rows (after a scan)."""
+    assert vault.index.stats.seconds >= 0
+    found: dict[str, set[str]] = {}
+    for source, node in vault.store.query("SELECT source, node FROM links WHERE source != node"):
+        found.setdefault(source, set()).add(node)
+        found.setdefault(node, set()).add(source)
+    return {node: len(others) for node, others in found.items()}
 
 
 def test_a_renamed_note_resolves_the_links_to_both_names_again(tmp_path: Path) -> None:
@@ -194,3 +214,13 @@ def test_a_note_saved_as_dot_md_in_capitals_is_shown_related_and_checked(tmp_pat
             "Other", "Other"]
         assert [r.id for r in related_notes(vault, "Upper")[1]] == ["Other"]
         assert [f.kind for f in lint(vault)] == ["missing-heading"]
+
+
+def test_a_degree_left_stale_by_a_killed_scan_is_counted_by_the_reader(sample: Path) -> None:
+    vault = Vault(sample)
+    lucy = "People/Lucy Tan"
+    assert stored_degrees(vault)[lucy] == whole_degrees(Vault(sample, use_cache=False))[lucy]
+    with vault.store.held() as db:  # links changed, the scan died before counting again
+        db.execute("UPDATE degrees SET degree = 999 WHERE node = ?", (lucy,))
+        db.execute("INSERT INTO stale_degrees VALUES (?)", (lucy,))
+    assert degrees(vault.store, {lucy}) == {lucy: whole_degrees(vault)[lucy]}

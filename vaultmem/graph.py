@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 
 import networkx as nx
 
-from .index.graph_rows import GraphRows, ball, missing_labels, part_graph_rows
+from .index.graph_rows import GraphRows, ball, missing_labels, part_graph_rows, star_rows
 from .index.rows import ATTACHMENT, LinkRow, edge_kind, missing_name, node_attrs
 from .index.store import Store
 from .model import Note
@@ -80,6 +80,16 @@ def ego_graph(store: Store, center: str, *, radius: int = 1, also: Iterable[str]
         raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
     return graph_of_rows(part_graph_rows(store, ball(store, center, radius), also,
                                          with_degrees=degrees))
+
+
+def two_hop_graph(store: Store, center: str, *, also: Iterable[str] = ()) -> nx.DiGraph:
+    """Every link of ``center`` and of each node linked with it, read from the index, plus the
+    notes ``also`` (attributes only), each node with its whole-graph ``degree``: what
+    :func:`vaultmem.recall.related.related` reads within two links, without the links among
+    the notes farther out that an ego graph also holds."""
+    if not store.query("SELECT 1 FROM notes WHERE id = ?", (center,)):
+        raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
+    return graph_of_rows(star_rows(store, center, also))
 
 
 def neighbourhood(graph: nx.DiGraph, node: str, *, depth: int = 1) -> nx.DiGraph:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..read.record import GENERATED
+from .degrees import COUNTED
 from .rows import LinkRow, missing_name
 from .sql import IN_ARRAY, array
 from .store import Store
@@ -68,15 +69,41 @@ def part_graph_rows(store: Store, nodes: set[str], also: Iterable[str] = (), *,
                      degrees(store, everything) if with_degrees else {})
 
 
+def star_rows(store: Store, center: str, also: Iterable[str] = ()) -> GraphRows:
+    """The rows of every link of ``center`` and of each node linked with it, either way (all
+    that scoring by shared neighbours reads; not the links among the nodes farther out), plus
+    the notes ``also`` (attributes only), with every node's degree in the whole graph."""
+    middles = neighbours(store, {center}) | {center}
+    links = _links_touching(store, middles)
+    everything = {link.source for link in links} | {link.node for link in links} | middles
+    everything |= set(also)
+    notes = _note_attrs(store, everything)
+    labels = missing_labels(_links_to_missing(store, everything - notes.keys()))
+    other = {link.node for link in links if not link.missing} | (middles - notes.keys())
+    roles = _roles(store, other - notes.keys() - labels.keys())
+    return GraphRows(notes, roles, links, labels, degrees(store, everything))
+
+
+def _links_touching(store: Store, nodes: set[str]) -> list[LinkRow]:
+    """The links from or to any of ``nodes``, note by note, in order."""
+    return [_link(row) for row in store.query(
+        f"SELECT {LINK_COLUMNS} FROM links WHERE rowid IN (SELECT rowid FROM links WHERE "
+        f"source IN {IN_ARRAY} UNION SELECT rowid FROM links WHERE node IN {IN_ARRAY}) "
+        "ORDER BY source, rowid", (array(nodes), array(nodes)))]
+
+
 def degrees(store: Store, nodes: set[str]) -> dict[str, int]:
     """How many distinct nodes each of ``nodes`` is linked with, either way, in the whole
-    graph (same-note links do not count)."""
+    graph (same-note links do not count): as stored, or counted for a node marked stale."""
     found = dict.fromkeys(nodes, 0)
-    found.update(store.query(
-        f"SELECT n, COUNT(DISTINCT m) FROM (SELECT source AS n, node AS m FROM links "
-        f"WHERE source IN {IN_ARRAY} AND node != source UNION ALL SELECT node, source "
-        f"FROM links WHERE node IN {IN_ARRAY} AND node != source) GROUP BY n",
-        (array(nodes), array(nodes))))
+    wanted = array(nodes)
+    found.update(store.query(f"SELECT node, degree FROM degrees WHERE node IN {IN_ARRAY}",
+                             (wanted,)))
+    stale = [row[0] for row in store.query(
+        f"SELECT node FROM stale_degrees WHERE node IN {IN_ARRAY}", (wanted,))]
+    if stale:
+        found.update(dict.fromkeys(stale, 0))
+        found.update(store.query(COUNTED, (array(stale), array(stale))))
     return found
 
 

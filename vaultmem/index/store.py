@@ -26,10 +26,10 @@ from .. import __version__
 from ..errors import IndexBusy
 from ..read.record import Entry
 from ..read.resolve import Resolver
-from . import fts, update
+from . import degrees, fts, update
 from .sql import IN_ARRAY, array
 
-SCHEMA = 4
+SCHEMA = 5
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -75,7 +75,7 @@ CREATE INDEX names_by_note ON names(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);
-""" + fts.SCHEMA
+""" + fts.SCHEMA + degrees.SCHEMA
 
 
 @functools.cache
@@ -312,9 +312,10 @@ class Store:
         return int(rows[0][0]) if rows else 0
 
     def stored(self) -> None:
-        """Count one more finished storing scan: a scan that listed the vault before it must
-        list it again before storing."""
+        """Count one more finished storing scan (a scan that listed the vault before it must
+        list it again before storing), and the degrees its links changed."""
         with self._lock, _writing(self.db) as db:
+            degrees.refresh(db)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)",
                        (str(self.generation() + 1),))
 

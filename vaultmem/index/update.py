@@ -15,7 +15,7 @@ from typing import Any
 
 from ..read.record import Entry
 from ..read.resolve import Resolver
-from . import fts
+from . import degrees, fts
 from .rows import file_name, reach
 from .sql import IN_ARRAY, array
 
@@ -25,6 +25,8 @@ def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     gone = array(paths)
     ids = array(path[:-3] for path in json.loads(gone))
     fts.remove(db, json.loads(gone))
+    degrees.mark_stale(db, [*json.loads(ids), *(row[0] for row in db.execute(
+        f"SELECT node FROM links WHERE source IN {IN_ARRAY}", (ids,)))])
     for table, column, keys in [("notes", "path", gone), ("bodies", "path", gone),
                                 ("links", "source", ids), ("tags", "note", ids),
                                 ("anchors", "note", ids), ("facts", "note", ids),
@@ -53,6 +55,7 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         rows["names"] += names
         passages += [(path, *row) for row in texts]
     fts.add_rows(db, passages)
+    degrees.mark_stale(db, [node for link in rows["links"] for node in (link[0], link[3])])
     for table, values in rows.items():
         if values:
             db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(values[0]))})",
@@ -80,6 +83,7 @@ def resolve_again(db: sqlite3.Connection, names: set[str], resolver: Resolver) -
         now = reach(resolver, target, source)
         if now != (node, bool(missing), bool(ambiguous)):
             updates.append((*now, rowid))
+            degrees.mark_stale(db, (source, node, now[0]))
     db.executemany("UPDATE links SET node = ?, missing = ?, ambiguous = ? WHERE rowid = ?",
                    updates)
     return len(updates)

@@ -50,9 +50,10 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
             tagged: Mapping[str, list[str]] | None = None) -> list[Related]:
     """Notes related to ``note``, best first (ties by id).
 
-    ``graph`` may be the whole graph or the part within ``max(depth, 2)`` links of ``note``
-    with ``degree`` node attributes (:func:`vaultmem.graph.ego_graph`); ``tagged`` gives the
-    notes carrying each rare tag of ``note`` when the graph is only a part.
+    ``graph`` may be the whole graph or a part of it with ``degree`` node attributes: the
+    links of ``note`` and of its neighbours (:func:`vaultmem.graph.two_hop_graph`) for a
+    ``depth`` of 2, the part within ``depth`` links (:func:`vaultmem.graph.ego_graph`) for
+    more; ``tagged`` gives the notes carrying each rare tag of ``note`` when it is a part.
 
     Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
     undirected graph (a shared rare neighbour counts more than a shared hub; a candidate linked
@@ -200,7 +201,7 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10,
     """(note id, related notes) for a note given by id, name or path: :func:`related` over the
     part of the graph around it, read from the index, with text similarity from the search
     index; what ``related`` and the MCP tool answer."""
-    from ..graph import ego_graph
+    from ..graph import ego_graph, two_hop_graph
     from ..index.graph_rows import tag_members
     from .similar_notes import similar
 
@@ -208,5 +209,6 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10,
     text = similar(vault, vault.note_text(note.id), exclude=note.id)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     also = {*text, *(member for members in tagged.values() for member in members)}
-    graph = ego_graph(vault.store, note.id, radius=max(depth, 2), also=also)
+    graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else
+             ego_graph(vault.store, note.id, radius=depth, also=also))
     return note.id, related(graph, note.id, limit=limit, depth=depth, text=text, tagged=tagged)
