@@ -6,9 +6,9 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
+from ..index.lookup import every_alias, source_ids
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
 from ..model import Finding
@@ -121,21 +121,17 @@ class Suggester:
         self.closest: dict[str, list[str]] = {}  # many links share a broken target
 
     @functools.cached_property
-    def nodes(self) -> dict[str, dict[str, Any]]:
-        """Every source note's title and aliases (its graph node's attributes), by id."""
-        return note_nodes(self.vault.store)
-
-    @functools.cached_property
     def aliases(self) -> dict[str, tuple[str, str]]:
         """(id, title) of the note each lower-cased alias names (the first alias of a note wins
         over its later ones, the later note over earlier ones)."""
-        return {alias.lower(): (note_id, node["title"]) for note_id, node
-                in self.nodes.items() for alias in reversed(node["aliases"])}
+        return {alias.lower(): (note_id, note_id.rsplit("/", 1)[-1]) for note_id, aliases
+                in every_alias(self.vault.store).items() for alias in reversed(aliases)}
 
     @functools.cached_property
     def titles(self) -> NameIndex:
-        """Every source note's title, for fuzzy lookup."""
-        return NameIndex({note_id: [node["title"]] for note_id, node in self.nodes.items()})
+        """Every source note's title (its file name), for fuzzy lookup."""
+        return NameIndex({note_id: [note_id.rsplit("/", 1)[-1]]
+                          for note_id in source_ids(self.vault.store)})
 
     def suggest(self, target: str, source: str = "") -> str:
         """How to fix a link to ``target`` in note ``source`` (never suggested itself)."""

@@ -139,6 +139,20 @@ def named(store: Store, name: str, *, aliases_only: bool = False) -> list[str]:
         (name.casefold(),))]
 
 
+def every_alias(store: Store) -> dict[str, list[str]]:
+    """The aliases of every source note that has some, in the order the note gives them."""
+    found: dict[str, dict[str, None]] = {}
+    for note, name in store.query("SELECT note, name FROM names WHERE alias ORDER BY note, rowid"):
+        found.setdefault(note, {})[name] = None
+    return {note: list(names) for note, names in found.items()}
+
+
+def source_ids(store: Store) -> list[str]:
+    """The id of every source note (not generated, not a template, excluded or a copy)."""
+    return [row[0] for row in store.query(
+        "SELECT id FROM files WHERE role = 'source' ORDER BY id")]
+
+
 def every_name(store: Store) -> dict[str, list[str]]:
     """Every source note's title and aliases, by id."""
     found: dict[str, list[str]] = {}
