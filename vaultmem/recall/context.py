@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..clock import today as clock_today
 from ..errors import UsageError
+from ..index.lookup import facets as facets_of
 from ..index.lookup import linked_from_lines
 from ..model import Json
 from ..secrets import redact
@@ -155,7 +156,8 @@ def readable(text: str) -> str:
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:
     """The people linked from the agent, the hits and the notes around them."""
-    people = sorted(n for n in near if n in vault.notes and vault.notes[n].type == "person")
+    people = sorted(note_id for note_id, facets in facets_of(vault.store, near).items()
+                    if facets.type == "person")
     return [person_item(vault, person, 2.0) for person in people]
 
 
