@@ -13,6 +13,7 @@ import pytest
 
 from vaultmem.index import scan as scanning
 from vaultmem.index import vouch
+from vaultmem.index.store import Store
 from vaultmem.live.keeper import IndexKeeper
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
@@ -127,15 +128,35 @@ def test_one_keeper_per_vault(sample: Path, keeper_process: subprocess.Popen[str
     assert wait_until_vouched(Vault(sample), timeout=5)  # the first one still answers
 
 
-def test_a_listing_of_another_generation_is_not_used(
+def test_an_index_stored_since_the_watchers_listing_is_listed_again(
         sample: Path, monkeypatch: pytest.MonkeyPatch, no_listing: list[str]) -> None:
     vault = Vault(sample)
     index = vault.index
     vouch.save_listing(vault.store, index.listing, index.generation)
-    monkeypatch.setattr(vouch, "watcher_vouches", lambda store, **_: True)
-    assert vouch.vouched_listing(vault.store) == index.listing
+    monkeypatch.setattr(scanning, "watcher_vouches", lambda store, **_: True)
+    assert "Projects/DataFlow" in Vault(sample).index.notes and no_listing == ["listed"]
     vault.store.stored()  # as another process storing a change would
-    assert vouch.vouched_listing(vault.store) is None
+    assert "Projects/DataFlow" in Vault(sample).index.notes and no_listing == ["listed"] * 2
+
+
+def test_a_kept_index_reads_only_what_is_asked(
+        sample: Path, monkeypatch: pytest.MonkeyPatch, no_listing: list[str]) -> None:
+    full = Vault(sample).index
+    found = [hit.id for hit in search(Vault(sample), "OCR")]
+    vouch.save_listing(full.store, full.listing, full.generation)
+    monkeypatch.setattr(scanning, "watcher_vouches", lambda store, **_: True)
+    monkeypatch.setattr(Store, "states", lambda self: pytest.fail("every note's state read"))
+    vault = Vault(sample)
+    lucy = vault.note("Lucy Tan")
+    assert "layout" not in vault.index.__dict__ and vault.index.notes._all is None
+    assert lucy.to_dict() == full.notes["People/Lucy Tan"].to_dict()
+    assert [hit.id for hit in search(vault, "OCR")] == found
+    kept = vault.index
+    assert list(kept.notes) == list(full.notes) and kept.other == full.other
+    assert kept.attachments == full.attachments and kept.files == full.files
+    assert kept.problems == full.problems and kept.generated.keys() == full.generated.keys()
+    assert kept.resolver.resolve("DataFlow", "") == full.resolver.resolve("DataFlow", "")
+    assert kept.stats.reused == len(full.notes) and no_listing == ["listed"] * 2
 
 
 def test_a_keeper_in_this_process_does_not_slow_its_own_scans(sample: Path) -> None:

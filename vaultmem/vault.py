@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 from .index.doc import Meta
 from .index.fact_shards import documents, load_facts
 from .index.lookup import every_name, named
+from .index.notes import Index
 from .index.parsing import Progress
 from .index.rows import ATTACHMENT
-from .index.scan import Index, scan
+from .index.scan import scan
 from .index.store import Store
 from .read.resolve import Resolver, link_name
 

@@ -3,182 +3,49 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple
 
 from ..config import Config
-from ..model import Note, Problem
-from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode
+from ..read.record import GENERATED, Entry
 from ..read.resolve import Resolver
 from ..read.walk import FileInfo, Listing, list_vault
-from .graph_rows import Reached, reached_links
+from .kept import kept_index
+from .notes import Entries, Index, Layout, Notes, ScanStats
 from .parsing import Progress, parse_all, parse_files
 from .rows import ATTACHMENT
 from .store import Store, files_key
-from .vouch import vouched_listing
-
-Entries = dict[str, Entry]
+from .vouch import watcher_vouches
 
 STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
-
-
-@dataclass
-class ScanStats:
-    """What one scan did."""
-
-    parsed: int = 0
-    reused: int = 0
-    removed: int = 0
-    seconds: float = 0.0
-
-
-class Notes(Mapping[str, Note]):
-    """Source notes by id, in id order, read from the index and decoded on first access."""
-
-    def __init__(self, entries: Entries, resolver: Resolver,
-                 fetch: Callable[[list[str]], Entries] | None = None,
-                 store: Store | None = None, paths: Mapping[str, str] | None = None) -> None:
-        self.entries = dict(sorted(entries.items()))  # blobs may be b"": not read yet
-        self.paths = dict(paths or {})  # id -> vault path where it does not end in ".md"
-        self._resolver = resolver
-        self._fetch = fetch
-        self._store = store
-        self._notes: dict[str, Note] = {}
-        self._reached: dict[str, list[Reached]] = {}
-
-    def entry(self, note_id: str) -> Entry:
-        """The full index entry of a note (its record and search document read if needed)."""
-        entry = self.entries[note_id]
-        if not entry.read and self._fetch is not None:
-            entry = self.entries[note_id] = self._fetch([note_id])[note_id]
-        return entry
-
-    def values(self) -> ValuesView[Note]:
-        """Every note; the unread ones are read from the index in one pass first."""
-        self._read_all()
-        return super().values()
-
-    def items(self) -> ItemsView[str, Note]:
-        """(id, note) of every note; the unread ones are read in one pass first."""
-        self._read_all()
-        return super().items()
-
-    def _read_all(self) -> None:
-        """Read the entries not read yet (a whole-vault use is coming)."""
-        self.read(list(self.entries))
-
-    def read(self, ids: list[str]) -> None:
-        """Read the entries of ``ids`` not read yet, and their links' stored resolution, in
-        one batch."""
-        unread = [note_id for note_id in ids if not self.entries[note_id].read]
-        if unread and self._fetch is not None:
-            self.entries.update(self._fetch(unread))
-        wanted = [note_id for note_id in ids if note_id not in self._notes]
-        if wanted and self._store is not None:
-            found = reached_links(self._store, wanted)
-            self._reached.update({note_id: found.get(note_id, []) for note_id in wanted})
-
-    def __getitem__(self, note_id: str) -> Note:
-        note = self._notes.get(note_id)
-        if note is None:
-            note = self._notes[note_id] = decode(self.entry(note_id))
-            self._resolve(note)
-        return note
-
-    def _resolve(self, note: Note) -> None:
-        """Fill in where the note's links go: as stored when the rows are the note's links (a
-        note parsed again since, by another process, is resolved here)."""
-        if note.id not in self._reached and self._store is not None:
-            self._reached.update(reached_links(self._store, [note.id]))
-        stored = self._reached.pop(note.id, [])
-        if [row.target for row in stored] == [link.target for link in note.links]:
-            for link, row in zip(note.links, stored, strict=True):
-                link.resolved, link.ambiguous = row.resolved, row.ambiguous
-        else:
-            for link in note.links:
-                self._resolver.resolve_link(link, note.id)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.entries)
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def __contains__(self, note_id: object) -> bool:
-        return note_id in self.entries
-
-    def path_of(self, note_id: str) -> str:
-        """The vault path of a note."""
-        return self.paths.get(note_id) or f"{note_id}.md"
-
-    def flagged(self, flag: int) -> list[str]:
-        """Ids of notes whose entry carries ``flag`` (checked without reading the note)."""
-        return [note_id for note_id, entry in self.entries.items() if entry.flags & flag]
-
-
-@dataclass
-class Index:
-    """Every note of a vault: ``notes`` are the sources of memory, ``other`` the skipped ones."""
-
-    notes: Notes
-    store: Store
-    other: dict[str, str] = field(default_factory=dict)  # id -> template|excluded|generated
-    attachments: list[str] = field(default_factory=list)
-    listing_problems: list[Problem] = field(default_factory=list)
-    resolver: Resolver = field(default_factory=lambda: Resolver([], []))
-    stats: ScanStats = field(default_factory=ScanStats)
-    generated: dict[str, Entry] = field(default_factory=dict)  # vaultmem's own notes, by id
-    files: dict[str, str] = field(default_factory=dict)  # every note id / attachment: its role
-    listing: Listing = field(default_factory=Listing)  # what the index was compared with
-    generation: int = 0  # of the stored index this one was read from
-
-    def states(self) -> Entries:
-        """The index entries of the source notes by vault path (blobs possibly not read):
-        what says whether anything changed."""
-        return {self.notes.path_of(note_id): entry
-                for note_id, entry in self.notes.entries.items()}
-
-    def entries(self, paths: list[str] | None = None) -> Entries:
-        """The full index entries of the source notes at ``paths`` (all when None)."""
-        ids = [p[:-3] for p in paths] if paths is not None else list(self.notes)
-        self.notes.read(ids)
-        return {self.notes.path_of(note_id): self.notes.entry(note_id) for note_id in ids}
-
-    @property
-    def problems(self) -> list[Problem]:
-        """Files that could not be listed, read or parsed cleanly."""
-        notes = [self.notes[i] for i in self.notes.flagged(HAS_PROBLEMS)]
-        return self.listing_problems + [p for note in notes for p in note.problems]
 
 
 def scan(config: Config, store: Store, progress: Progress | None = None) -> Index:
     """Read the vault behind ``config``; only files whose state (mtime, size, change time,
     inode) changed are parsed. A scan with changes to store waits for any other one storing
     (a lock in the cache folder) and, if one stored meanwhile, lists the vault again: the index
-    always ends with the latest listing, never an older one."""
+    always ends with the latest listing, never an older one. While a watcher vouches that the
+    index holds every change, the vault is not listed and the index is read as it is."""
     started = time.perf_counter()
     store.verify()
-    vouched = vouched_listing(store)
-    plan = _plan(config, store, vouched)
-    if vouched is not None and _differs(store, plan):  # not the watcher's index: look anew
-        plan = _plan(config, store)
-    plan, stored, generation = _store_changes(config, store, plan, progress)
+    if watcher_vouches(store) and (kept := kept_index(store, store.generation())) is not None:
+        kept.stats.seconds = time.perf_counter() - started
+        return kept
+    plan, stored, generation = _store_changes(config, store, _plan(config, store), progress)
     parsed, removed, files = stored or ({}, [], plan.before)
     entries = {**plan.entries, **parsed}
     stats = ScanStats(len(plan.todo), len(plan.entries), len(removed))
     split = _split(entries, plan.listing)
-    sources_by_id, generated, other = split.sources, split.generated, split.other
     stats.seconds = time.perf_counter() - started
     fetch = _fetcher(store, config, {info.path: info for info in plan.sources})
-    unread = [note_id for note_id, entry in generated.items() if not entry.read]
+    unread = [note_id for note_id, entry in split.generated.items() if not entry.read]
     if unread:  # few, and read whole by the checks that use them
-        generated.update(fetch(unread))
+        split.generated.update(fetch(unread))
     unusual = {path[:-3]: path for path in entries if not path.endswith(".md")}
-    notes = Notes(sources_by_id, plan.resolver, fetch, store, unusual)
-    return Index(notes, store, dict(sorted(other.items())), plan.listing.attachments,
-                 plan.listing.problems, plan.resolver, stats, generated, files, plan.listing,
-                 generation)
+    notes = Notes(split.sources, lambda: plan.resolver, fetch, store, unusual)
+    layout = Layout(dict(sorted(split.other.items())), plan.listing.attachments,
+                    plan.listing.problems, plan.resolver, split.generated, files, plan.listing)
+    return Index(notes, store, lambda: layout, stats, generation)
 
 
 def _store_changes(config: Config, store: Store, plan: _Plan, progress: Progress | None

@@ -4,8 +4,9 @@ A long-running vaultmem process (``watch``, ``mcp``) that sees the vault's chang
 system (inotify) answers on a socket in the index's cache folder. When it answers ``current``
 it has taken in every change made before the question (the kernel queues an event before the
 writing call returns, and the watcher drains the queue after reading the question), and the
-listing it stored with the index generation is the vault's. Any doubt (no watcher, a stale
-socket, a slow or odd answer, another process stored since) means: list the vault as usual.
+listing it stored with the index generation is the vault's: the index can be read as it is
+(:mod:`vaultmem.index.kept`). Any doubt (no watcher, a stale socket, a slow or odd answer,
+another process stored since) means: list the vault as usual.
 """
 
 from __future__ import annotations
@@ -68,13 +69,18 @@ def _answer(client: socket.socket) -> bytes:
     return data
 
 
-def vouched_listing(store: Store) -> Listing | None:
-    """The vault's listing as a watcher stored it, when the watcher vouches that it is current
-    and no other process stored changes since; else None."""
-    if not watcher_vouches(store):
-        return None
+def listing_stored(store: Store, generation: int) -> bool:
+    """True when the watcher's listing of index ``generation`` is stored (no other process
+    stored changes since the watcher's last take-in)."""
+    return bool(store.query("SELECT 1 FROM results WHERE name = ? AND key = ?",
+                            (LISTING, str(generation))))
+
+
+def stored_listing(store: Store) -> Listing | None:
+    """The listing the watcher stored last (None when there is none or it cannot be read)."""
+    rows = store.query("SELECT key FROM results WHERE name = ?", (LISTING,))
     with contextlib.suppress(TypeError, ValueError):
-        return _listing(store.load_result(LISTING, str(store.generation())))
+        return _listing(store.load_result(LISTING, rows[0][0])) if rows else None
     return None
 
 

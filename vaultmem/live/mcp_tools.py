@@ -15,7 +15,7 @@ from .. import clock
 from ..check import report
 from ..check.conflicts import KINDS, find_conflicts
 from ..errors import UsageError, VaultmemError
-from ..index.scan import Index
+from ..index.notes import Index
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
