@@ -152,3 +152,13 @@ def test_a_passage_of_embeds_alone_is_no_passage(tmp_path: Path) -> None:
     _ = vault.notes
     assert [(p.kind, p.text) for p in passages(vault.store, ["Kevin"])["Kevin"]] == [
         ("paragraph", "Writes about ![[cover.png]] books.")]
+
+
+@pytest.mark.parametrize(("high", "low"), [(9, 2), (0.9, 0.2)])
+def test_a_notes_importance_weighs_in(tmp_path: Path, high: float, low: float) -> None:
+    for name, importance in (("Minor", low), ("Major", high), ("Plain", None)):
+        stated = f"---\nimportance: {importance}\n---\n" if importance is not None else ""
+        (tmp_path / f"{name}.md").write_text(f"{stated}the backup runs at midnight\n")
+    found = relevant_passages(Vault(tmp_path, use_cache=False), "when does the backup run",
+                              today=TODAY)
+    assert [s.passage.note for s in found] == ["Major", "Plain", "Minor"]

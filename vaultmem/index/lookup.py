@@ -98,11 +98,18 @@ def facets(store: Store, ids: Iterable[str]) -> dict[str, Facets]:
     return found
 
 
-def notes_of_type(store: Store, kind: str) -> dict[str, Facets]:
-    """Facets of every source note of type ``kind``, by id."""
-    ids = [row[0] for row in store.query(
-        f"SELECT id FROM notes WHERE type = ? AND NOT flags & {GENERATED}", (kind,))]
-    return facets(store, ids)
+class Standing(NamedTuple):
+    """A note's status (lower case, "" when none) and date."""
+
+    status: str
+    date: str
+
+
+def notes_of_type(store: Store, kind: str) -> dict[str, Standing]:
+    """Status and date of every source note of type ``kind``, by id."""
+    return {note_id: Standing(status, date) for note_id, status, date in store.query(
+        f"SELECT id, status, date FROM notes WHERE type = ? AND NOT flags & {GENERATED} "
+        "ORDER BY id", (kind,))}
 
 
 def latest_of_type(store: Store, kind: str, count: int) -> list[tuple[str, str]]:
