@@ -216,3 +216,18 @@ def test_a_supersedes_cycle_is_settled_by_keeping_one(tmp_path: Path) -> None:
     assert run(tmp_path, "resolve", found[0].id, "--keep", "A")[0] == 0
     assert find_conflicts(Vault(tmp_path), today=TODAY) == []
     assert "status: superseded\n" in (tmp_path / "Decisions" / "B.md").read_text()
+
+
+def test_findings_are_kept_until_memory_changes(sample: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.check import conflicts
+    from vaultmem.generate.context_note import sync
+
+    real, computed = conflicts._find, []
+    monkeypatch.setattr(conflicts, "_find", lambda *a, **k: computed.append(1) or real(*a, **k))
+    found = find_conflicts(Vault(sample), today=TODAY)
+    sync(Vault(sample), agents=["Rafael"])  # writes a generated context note: not memory
+    assert find_conflicts(Vault(sample), today=TODAY) == found and computed == [1]
+    note = sample / "People" / "Lucy Tan.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    assert find_conflicts(Vault(sample), today=TODAY) == found and computed == [1, 1]

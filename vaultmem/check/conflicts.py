@@ -11,7 +11,6 @@ from dataclasses import astuple
 
 from .. import clock
 from ..index.doc import Meta
-from ..index.fact_shards import state_token
 from ..index.store import Store, folder_stamp
 from ..model import Fact, Finding
 from ..read.resolve import Resolver
@@ -53,9 +52,8 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
 def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
     and day: same findings); else computed and stored."""
-    index = vault.index
-    key = state_token(index.states(), sorted(index.other.items()), index.attachments, today,
-                      folder_stamp("check"))
+    _ = vault.index  # current first
+    key = f"{store.sources_generation()}|{today}|{folder_stamp('check')}"
     stored = store.load_result("conflicts", key)
     if stored is not None:
         return [Finding(*row) for row in stored]

@@ -95,10 +95,3 @@ def load_facts(store: Store | None, states: Mapping[str, Entry], fetch: Fetch) -
         else:
             found.append(_build(store, number, tokens[number], parts[number], fetch))
     return found
-
-
-def state_token(entries: Mapping[str, Entry], *extra: object) -> str:
-    """One token for the whole parsed vault (and ``extra``): it changes when any note does."""
-    _, tokens = _parts(entries)
-    payload = marshal.dumps(([tokens[n] for n in range(SHARDS)], [str(e) for e in extra]))
-    return hashlib.sha256(payload).hexdigest()

@@ -61,9 +61,18 @@ def _store_changes(config: Config, store: Store, plan: _Plan, progress: Progress
             plan = _plan(config, store)
             if not _differs(store, plan):
                 return plan, None, plan.generation
+        memory = _memory_files(store)
         stored = _store(config, store, plan, progress)
-        store.stored()
+        parsed, removed, _ = stored
+        store.stored(sources=bool(removed) or _memory_files(store) != memory
+                     or any(not entry.flags & GENERATED for entry in parsed.values()))
         return plan, stored, store.generation()
+
+
+def _memory_files(store: Store) -> dict[str, str]:
+    """The vault's files as the index records them, vaultmem's own generated notes left out
+    (writing a context note changes no result about memory)."""
+    return dict(store.query("SELECT id, role FROM files WHERE role != 'generated'"))
 
 
 def _differs(store: Store, plan: _Plan) -> bool:

@@ -308,16 +308,27 @@ class Store:
 
     def generation(self) -> int:
         """How many storing scans have finished on this index (see :meth:`stored`)."""
-        rows = self.query("SELECT value FROM meta WHERE key = 'generation'")
-        return int(rows[0][0]) if rows else 0
+        return self._counted("generation")
 
-    def stored(self) -> None:
+    def stored(self, *, sources: bool = True) -> None:
         """Count one more finished storing scan (a scan that listed the vault before it must
-        list it again before storing), and the degrees its links changed."""
+        list it again before storing) and, if it changed a source note or the vault's files
+        (``sources``), one more change of memory; count the degrees its links changed."""
         with self._lock, _writing(self.db) as db:
             degrees.refresh(db)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)",
-                       (str(self.generation() + 1),))
+            for key in ("generation", "sources") if sources else ("generation",):
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                           (key, str(self._counted(key) + 1)))
+
+    def sources_generation(self) -> int:
+        """How many storing scans changed a source note or the vault's files (not only
+        vaultmem's own generated notes): what results about memory are keyed by."""
+        return self._counted("sources")
+
+    def _counted(self, key: str) -> int:
+        """A counter kept in the meta table (0 before its first count)."""
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return int(rows[0][0]) if rows else 0
 
     def files_key(self) -> str | None:
         """The :func:`files_key` of the files the index was last updated with."""
