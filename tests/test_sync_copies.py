@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from vaultmem.check.linting import lint
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
@@ -91,3 +93,22 @@ def test_conflict_markers_are_listed_by_conflicts_too(sample: Path) -> None:
         (["People/Marco Diaz"], lines + 2)]
     code, _, err = run(sample, "resolve", found[0]["id"], "--auto")
     assert code == 1 and "keep one version by hand" in err
+
+
+@pytest.mark.parametrize("text", [
+    # no frontmatter: a blank first line makes the block below plain text to Obsidian
+    "\n---\naddress: Home\nemail: a@b.c\n---\n# Contact\n",
+    # the same properties shown again inside a code block, as a template or a how-to does
+    "---\ntype: note\ntags: x\n---\n# How to\n\n```yaml\n---\ntype: note\ntags: x\n---\n```\n",
+    "---\ntype: note\n---\nBefore\n~~~\n---\ntype: note\n---\n~~~\nAfter\n",
+])
+def test_a_block_that_is_not_a_second_copy_is_no_sync_duplicate(tmp_path: Path,
+                                                                 text: str) -> None:
+    (tmp_path / "Note.md").write_text(text)
+    assert [p.kind for p in Vault(tmp_path, use_cache=False).index.problems] == []
+
+
+def test_a_second_frontmatter_after_a_code_block_is_still_found(tmp_path: Path) -> None:
+    (tmp_path / "Note.md").write_text("---\ntype: note\n---\n```\nx\n```\n---\ntype: note\n---\n")
+    problems = Vault(tmp_path, use_cache=False).index.problems
+    assert [(p.kind, p.line) for p in problems] == [("sync-duplicate", 7)]

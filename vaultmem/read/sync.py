@@ -3,7 +3,9 @@ the content inside one."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 
 # Syncthing, Dropbox / Nextcloud / ownCloud / Obsidian Sync style copies, case-conflict copies
 COPY = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-\w+)?$|\s*\([^()]*conflicted copy[^()]*\)$"
@@ -70,17 +72,27 @@ def repeated_line(text: str, body_line: int, headings: list[tuple[int, int]]) ->
 
 
 def _frontmatter_again(lines: list[str], body_line: int) -> int | None:
-    """The line of a later ``---`` block naming the same properties as the frontmatter."""
-    keys = _keys(lines[1:body_line - 1])
+    """The line of a later ``---`` block, outside code fences, naming the same properties as
+    the frontmatter (a note without one has nothing to repeat)."""
+    keys = _keys(lines[1:body_line - 1]) if body_line else frozenset()
     if not keys:
         return None
-    for start in range(body_line, len(lines)):
-        if lines[start] != "---":
-            continue
-        end = next((i for i in range(start + 1, len(lines)) if lines[i] == "---"), None)
-        if end is not None and _keys(lines[start + 1:end]) == keys:
+    rules = [index for index in _unfenced(lines, body_line) if lines[index] == "---"]
+    for start, end in itertools.pairwise(rules):
+        if _keys(lines[start + 1:end]) == keys:
             return start + 1
     return None
+
+
+def _unfenced(lines: list[str], start: int) -> Iterator[int]:
+    """The indexes of the lines from ``start`` on that are not inside a fenced code block."""
+    fence = ""
+    for index in range(start, len(lines)):
+        opened = FENCE.match(lines[index])
+        if opened and (not fence or opened.group(1)[0] == fence[0]):
+            fence = "" if fence else opened.group(1)
+        elif not fence:
+            yield index
 
 
 def _keys(block: list[str]) -> frozenset[str]:
