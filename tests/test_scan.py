@@ -252,3 +252,44 @@ def test_the_index_stores_plain_tuples_and_hands_out_named_ones(sample: Path) ->
     assert stated == meta.facts and {type(fact) for fact in stated} == {RawFact}
     with pytest.raises(ValueError, match="unmarshallable"):
         marshal.dumps(meta)
+
+
+def _settings(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        write(root, f".obsidian/{name}", text)
+
+
+@pytest.mark.parametrize(("files", "folders", "found"), [
+    ({"templates.json": '{"folder": "Meta/T"}'}, ["Meta/T", "Templates"],
+     ("Meta/T", ".obsidian/templates.json")),
+    ({"plugins/templater-obsidian/data.json": '{"templates_folder": "Tpl"}'},
+     ["Tpl", "Templates"], ("Tpl", "Templater's settings")),
+    ({"community-plugins.json": '["dataview", "templater-obsidian"]'}, ["_data_/templates"],
+     ("_data_/templates", "the folder named 'templates', with a templates plugin on")),
+    ({"core-plugins.json": '{"templates": true}'}, ["Templates"],
+     ("Templates", "the folder named 'Templates', with a templates plugin on")),
+    ({"core-plugins.json": '["templates"]'}, ["Templates"],
+     ("Templates", "the folder named 'Templates', with a templates plugin on")),
+    ({}, ["Templates"], (None, "")),  # no templates plugin: a folder of that name is notes
+    ({"community-plugins.json": '["quickadd"]'}, ["Templates", "Work/templates"], (None, "")),
+    ({"community-plugins.json": '["quickadd"]'}, ["Templates Archive"], (None, "")),
+])
+def test_the_templates_folder_is_read_or_detected(tmp_path: Path, files: dict[str, str],
+                                                  folders: list[str],
+                                                  found: tuple[str | None, str]) -> None:
+    _settings(tmp_path, files)
+    for folder in folders:
+        write(tmp_path, f"{folder}/T.md", "# <% tp.file.title %>\n")
+    config = Vault(tmp_path, use_cache=False).config
+    assert (config.templates_folder, config.templates_from) == found
+    templates = {note: role for note, role in Vault(tmp_path, use_cache=False).index.other.items()
+                 if role == "template"}
+    assert templates == ({f"{found[0]}/T": "template"} if found[0] else {})
+
+
+def test_the_templates_folder_set_in_config_wins(tmp_path: Path) -> None:
+    _settings(tmp_path, {"community-plugins.json": '["templater-obsidian"]'})
+    write(tmp_path, "Templates/T.md", "x\n")
+    write(tmp_path, ".vaultmem/config.toml", 'templates_folder = "Other"\n')
+    config = Vault(tmp_path, use_cache=False).config
+    assert (config.templates_folder, config.templates_from) == ("Other", ".vaultmem/config.toml")

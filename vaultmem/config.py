@@ -21,6 +21,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
     "learning": "Learnings",
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
+TEMPLATE_FOLDERS = {"templates", "template", "_templates"}
+TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
              "age_weight", "age_half_life_days", "feedback_weight"}
@@ -38,6 +40,7 @@ class Config:
     daily_folder: str = ""
     daily_format: str = "YYYY-MM-DD"
     templates_folder: str | None = None
+    templates_from: str = ""  # how the templates folder was found (a setting, or detected)
     daily_template: str | None = None
     template_date_format: str = "YYYY-MM-DD"
     template_time_format: str = "HH:mm"
@@ -101,11 +104,40 @@ def load_config(root: Path) -> Config:
     config.daily_format = str(daily.get("format") or "YYYY-MM-DD")
     config.daily_template = _folder(daily.get("template")) or None
     templates = _read_json(root / config.config_dir / "templates.json")
-    config.templates_folder = _folder(templates.get("folder")) or None
+    config.templates_folder, config.templates_from = _templates_folder(root, config.config_dir,
+                                                                       templates)
     config.template_date_format = str(templates.get("dateFormat") or "YYYY-MM-DD")
     config.template_time_format = str(templates.get("timeFormat") or "HH:mm")
     _apply_toml(config, root / ".vaultmem" / "config.toml")
     return config
+
+
+def _templates_folder(root: Path, config_dir: str,
+                      templates: dict[str, Any]) -> tuple[str | None, str]:
+    """The templates folder and how it was found: Obsidian's Templates setting, Templater's,
+    or, in a vault with a templates plugin on, its one folder named ``Templates`` (at the top
+    or one level down; as Templater and QuickAdd users name it)."""
+    if folder := _folder(templates.get("folder")):
+        return folder, f"{config_dir}/templates.json"
+    plugins = root / config_dir / "plugins"
+    templater = _read_json(plugins / "templater-obsidian" / "data.json")
+    if folder := _folder(templater.get("templates_folder")):
+        return folder, "Templater's settings"
+    named = [path.relative_to(root).as_posix() for path in (*root.glob("*"), *root.glob("*/*"))
+             if path.name.casefold() in TEMPLATE_FOLDERS and path.is_dir()
+             and not path.relative_to(root).as_posix().startswith(".")]
+    if len(named) == 1 and _uses_templates(root / config_dir):
+        name = named[0].rsplit("/", 1)[-1]
+        return named[0], f"the folder named {name!r}, with a templates plugin on"
+    return None, ""
+
+
+def _uses_templates(settings: Path) -> bool:
+    """True when Obsidian's Templates core plugin or a community templates plugin is on."""
+    core = _read_json_any(settings / "core-plugins.json")
+    core_on = core.get("templates") is True if isinstance(core, dict) else "templates" in core
+    community = _read_json_any(settings / "community-plugins.json")
+    return core_on or bool(TEMPLATE_PLUGINS & set(community if isinstance(community, list) else []))
 
 
 def _config_dir(root: Path) -> str:
@@ -125,6 +157,14 @@ def _folder(value: Any) -> str:
     if ".." in text.split("/") or text.startswith("~"):
         raise ConfigError(f"folder {text!r} leads outside the vault; use a folder inside it")
     return text
+
+
+def _read_json_any(path: Path) -> Any:
+    """A JSON settings file of any shape ({} when missing or broken: only a hint is read)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return {}
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -158,6 +198,8 @@ def _apply_toml(config: Config, path: Path) -> None:
     for key in ("daily_folder", "templates_folder", "context_folder"):
         if key in data:
             setattr(config, key, _folder(data[key]))
+    if "templates_folder" in data:
+        config.templates_from = ".vaultmem/config.toml"
     if "daily_format" in data:
         config.daily_format = str(data["daily_format"])
     for key in ("stale_days", "unreferenced_days", "trash_days", "age_half_life_days"):
