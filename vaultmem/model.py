@@ -124,6 +124,8 @@ class Finding:
 
     Conflicts also name the rule that decided (``rule``) and the note it picked (``winner``,
     None when the user must decide), and list their ``sources`` as ``[[id]]`` with lines.
+    ``confidence`` (0..1) says how sure the check is that the owner would act on it, and
+    ``reason`` what makes it so.
     """
 
     id: str
@@ -135,12 +137,15 @@ class Finding:
     rule: str = ""
     winner: str | None = None
     sources: list[str] = field(default_factory=list)
+    confidence: float = 1.0
+    reason: str = ""
 
     def to_dict(self) -> Json:
         """JSON-ready data."""
         return {"id": self.id, "kind": self.kind, "notes": list(self.notes),
                 "message": self.message, "suggestion": self.suggestion, "line": self.line,
-                "rule": self.rule, "winner": self.winner, "sources": list(self.sources)}
+                "rule": self.rule, "winner": self.winner, "sources": list(self.sources),
+                "confidence": self.confidence, "reason": self.reason}
 
 
 @dataclass(slots=True)

@@ -1,14 +1,20 @@
-"""Duplicate entries (near-identical titles of one type) and aliases claimed twice.
+"""Duplicate entries (near-identical titles of one type that also say the same, or share a
+name) and aliases claimed twice.
 
 No all-pairs comparison over the vault: titles are blocked by type and their first letters,
-and rapidfuzz compares titles only within a block. Flagged only; vaultmem never merges notes.
+and rapidfuzz compares titles only within a block; only the pairs it finds are read. Alike
+titles alone are no evidence (``Biology/Cell`` and ``Physics/Cell``, a page and its
+translation): a pair is reported when the notes' words are mostly the same, or one's alias
+names the other. Flagged only; vaultmem never merges notes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from rapidfuzz import fuzz, process
 
@@ -16,10 +22,14 @@ from ..index.doc import Meta
 from ..model import Finding
 from ..read.sync import copy_of
 from ..similar_names import same_but_numbers
+from ..text import tokens
 from ..vault import Vault
 
 SIMILAR = 92
 SHORT = 5
+SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
+SURE_WORDS = 0.8  # ... so many that there is little doubt
+FEW_TERMS = 8  # fewer distinct terms than this in the two notes: too little text to weigh
 SKIP_TYPES = {"daily"}
 WORDS = re.compile(r"\w+")
 NOT_ALNUM = re.compile(r"[\W_]+")
@@ -56,12 +66,14 @@ def _other_words(a: str, b: str) -> bool:
     return any(fuzz.ratio(x, y) < TYPO for x, y in zip(only_left, only_right, strict=True))
 
 
-def duplicate_findings(metas: dict[str, Meta],
+def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
                        memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
-    """Duplicates within each type, and alias clashes across the vault.
+    """Duplicates within each type (``text``: a note's text by id, read for the pairs whose
+    titles are alike), and alias clashes across the vault.
 
-    ``memo`` (a block's note ids, hashed -> its findings) is reused for blocks that did not
-    change and then holds the current blocks: after one note changed, one block is compared.
+    ``memo`` (a block's note ids, hashed -> its pairs of alike titles) is reused for blocks
+    that did not change and then holds the current blocks: after one note changed, one block
+    is compared.
     """
     blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
     for note_id, meta in metas.items():
@@ -77,7 +89,45 @@ def duplicate_findings(metas: dict[str, Meta],
     if memo is not None:
         memo.clear()
         memo.update(current)
-    return [f for found in current.values() for f in found] + _alias_clashes(metas)
+    alike = [f for found in current.values() for f in found]
+    return [f for f in (_weighed(pair, metas, text) for pair in alike) if f is not None] \
+        + _alias_clashes(metas)
+
+
+def _weighed(pair: Finding, metas: dict[str, Meta], text: Callable[[str], str]
+             ) -> Finding | None:
+    """A pair of alike titles with what else says they are one entry; None when nothing does."""
+    first, second = pair.notes
+    evidence = _named_alike(first, second, metas) or _said_alike(first, second, text)
+    if evidence is None:
+        return None
+    confidence, reason = evidence
+    return dataclasses.replace(pair, message=f"{pair.message}: {reason}", confidence=confidence,
+                               reason=reason)
+
+
+def _named_alike(first: str, second: str, metas: dict[str, Meta]) -> tuple[float, str] | None:
+    """Evidence from names: an alias of one is the other's title, or both have it."""
+    names = [{alias.casefold() for alias in metas[i].aliases} for i in (first, second)]
+    titles = [i.rsplit("/", 1)[-1].casefold() for i in (first, second)]
+    shared = (names[0] & names[1]) | (names[0] & {titles[1]}) | (names[1] & {titles[0]})
+    if shared:
+        return 0.9, f"both go by {sorted(shared)[0]!r}"
+    return None
+
+
+def _said_alike(first: str, second: str, text: Callable[[str], str]) -> tuple[float, str] | None:
+    """Evidence from what the notes say, their titles' words aside."""
+    title = set(tokens(first.rsplit("/", 1)[-1])) | set(tokens(second.rsplit("/", 1)[-1]))
+    words = [set(tokens(text(i))) - title for i in (first, second)]
+    everything = words[0] | words[1]
+    if len(everything) < FEW_TERMS:
+        same = bool(everything) and words[0] == words[1]
+        return (0.6, "they say the same few words besides their titles") if same else None
+    share = len(words[0] & words[1]) / len(everything)
+    if share < SAME_WORDS:
+        return None
+    return 0.9 if share >= SURE_WORDS else 0.75, f"{share:.0%} of their words are the same"
 
 
 def _block(ids: list[str]) -> list[Finding]:
