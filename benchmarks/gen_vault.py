@@ -54,9 +54,10 @@ the truth as ``"conflicts": [{"kind": ..., "notes": [sorted note ids]}]``, with 
 ``vaultmem conflicts`` reports them: fact-conflict (a daily line ``- [[Person]] timezone:: X``
 against the person's property, a fact note against it, or an older fact note left current),
 decision-conflict (two approved decisions on one topic), superseded-active (the older of a
-chain left approved), duplicate (a note retitled as a typo of another of its type, plus every
-Notes/ pair sharing a basename), alias-clash (two people given one alias) and expired-used (an
-agent note linking an expired fact note).
+chain left approved), duplicate (a note saved twice: one of its type retitled as a typo of it
+and given its text), alias-clash (two people given one alias) and expired-used (an agent note
+linking an expired fact note). The Notes/ pairs sharing a basename in two topic folders (with
+their own text) are two notes, as in real vaults: no duplicate.
 """
 
 from __future__ import annotations
@@ -424,7 +425,7 @@ MIN_PLANTS = 3
 SIMILAR = 92  # titles this alike (rapidfuzz ratio of letters and digits) count as duplicates
 SHORT = 5
 NUMBERS = re.compile(r"\d+")
-DUP_KINDS = ("project", "lesson", "note")
+DUP_KINDS = ("lesson", "note")  # projects are fact entities: their text is planned
 NICKNAMES = ("Doc", "Chief", "Ace", "Coach", "Sunny", "Skipper", "Boss", "Buddy")
 CONFLICT_KINDS = (
     "fact-conflict",
@@ -470,6 +471,7 @@ class Plan:
     by_group: dict[tuple[str, int], list[Meta]] = field(default_factory=dict)
     by_id: dict[str, Meta] = field(default_factory=dict)
     conflicts: list[Conflict] = field(default_factory=list)
+    copies: list[tuple[str, str]] = field(default_factory=list)  # (original, twin given its text)
 
 
 @dataclass
@@ -659,15 +661,6 @@ def note_metas(
     return metas
 
 
-def twin_conflicts(notes: list[Meta]) -> list[Conflict]:
-    """Each pair of Notes/ notes sharing a basename: one entry twice, as the detector says."""
-    by_title: dict[str, list[str]] = defaultdict(list)
-    for meta in notes:
-        if meta.dup:
-            by_title[meta.title].append(meta.id)
-    return [conflict("duplicate", *ids) for ids in by_title.values()]
-
-
 # --- planted duplicates -------------------------------------------------------------------------
 
 
@@ -713,9 +706,11 @@ def retitle(meta: Meta, title: str, used: set[str], near: Near) -> None:
 
 
 def plant_duplicates(
-    rng: random.Random, metas: list[Meta], wanted: int, used: set[str], near: Near
+    rng: random.Random, metas: list[Meta], wanted: int, used: set[str], near: Near,
+    copies: list[tuple[str, str]],
 ) -> list[Conflict]:
-    """Retitle `wanted` notes (projects, lessons, notes in turn) as a slip of another's title."""
+    """Retitle `wanted` notes (lessons and notes in turn) as a slip of another's title; each
+    (original, twin) pair goes into copies, the twin to be written with the original's text."""
     found: list[Conflict] = []
     taken: set[str] = set()
     for attempt in range(wanted * 4):
@@ -730,6 +725,7 @@ def plant_duplicates(
         if title:
             retitle(twin, title, used, near)
             taken.update((original.id, twin.id))
+            copies.append((original.id, twin.id))
             found.append(conflict("duplicate", original.id, twin.id))
     return found
 
@@ -1044,13 +1040,15 @@ def plan_vault(rng: random.Random, n: int) -> Plan:
     pairs = min(max(1, round(n * 0.005)), counts["note"] // 2)
     notes = note_metas(rng, counts["note"], pairs, counts["daily"], used, near)
     wanted = max(MIN_PLANTS, round(n * PLANT_RATE))
-    found = twin_conflicts(notes) + plant_duplicates(rng, metas + notes, wanted, used, near)
+    copies: list[tuple[str, str]] = []
+    found = plant_duplicates(rng, metas + notes, wanted, used, near, copies)
     entities = [m for m in metas if m.kind in ("person", "project")]
     metas += fact_metas(rng, counts["fact"], entities, counts["daily"], used, near)
     plan = index_plan(metas + notes, n)
     found += plan_conflicts(rng, plan, wanted)
     index_fresh(plan)
     plan.conflicts = sorted(found, key=lambda c: (CONFLICT_KINDS.index(c["kind"]), c["notes"]))
+    plan.copies = copies
     return plan
 
 
@@ -1644,6 +1642,8 @@ def generate(n: int, out: Path, seed: int = 7) -> dict[str, Any]:
     plan = plan_vault(rng, n)
     writer = Writer(plan, rng)
     docs = {meta.id: writer.note(meta) for meta in plan.metas}
+    for original, twin in plan.copies:  # a note saved twice under a mistyped name
+        docs[twin] = docs[original]
     notes = {note_id: docs[note_id].truth() for note_id in sorted(docs)}
     verify(plan, notes)
     write_files(out, plan, docs)

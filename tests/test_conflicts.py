@@ -231,3 +231,31 @@ def test_findings_are_kept_until_memory_changes(sample: Path,
     note = sample / "People" / "Lucy Tan.md"
     note.write_text(note.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
     assert find_conflicts(Vault(sample), today=TODAY) == found and computed == [1, 1]
+
+
+BODY = ("The quarterly budget review covers hosting costs, the support contract, travel for the "
+        "pilot customers and the new OCR servers; Lucy approves anything above five thousand.\n")
+OTHER = "Cells divide by mitosis; the membrane keeps the inside apart from the outside.\n"
+
+
+@pytest.mark.parametrize(("files", "found"), [
+    ({"Biology/Cell.md": OTHER, "Physics/Cell.md": "A cell stores charge; batteries chain them.\n"},
+     []),  # the same name for two things
+    ({"Notes/Budget review.md": BODY, "Archive/Budget reviews.md": BODY.replace("five", "5")},
+     [("duplicate", ["Archive/Budget reviews", "Notes/Budget review"], 0.9)]),
+    ({"Recipes/Pancakes.md": "---\naliases: [Pancake]\n---\nFlour, eggs, milk.\n",
+      "Food/Pancake.md": "Sunday breakfast, with blueberries.\n"},
+     [("duplicate", ["Food/Pancake", "Recipes/Pancakes"], 0.9)]),  # one goes by the other's name
+    ({"Commands/LIST.md": f"---\nType: DataCommand\n---\n{BODY}",
+      "Functions/list.md": f"---\nType: function\n---\n{BODY}"}, []),  # two kinds of thing
+    ({"Untitled.md": "", "Untitled 1.md": ""}, []),  # nothing says they are one
+])
+def test_alike_titles_are_one_entry_only_with_evidence(
+        tmp_path: Path, files: dict[str, str], found: list[tuple[str, list[str], float]]) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("duplicate",),
+                              today=TODAY)
+    assert [(f.kind, f.notes, f.confidence) for f in findings] == found
+    assert all(f.reason and f.reason in f.message for f in findings)

@@ -84,7 +84,8 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[st
     if kinds != ("fact-conflict",):
         found += decision_findings(ledger, kinds, vault.index.resolver)
     if "duplicate" in kinds or "alias-clash" in kinds:
-        found += [f for f in duplicate_findings(ledger.metas, vault.note_text, memo)
+        found += [f for f in duplicate_findings(
+            ledger.metas, vault.note_text, lambda i: vault.notes[i].frontmatter, memo)
                   if f.kind in kinds]
     if "expired-used" in kinds:
         found += expired_used(vault, ledger, today)

@@ -14,7 +14,7 @@ import dataclasses
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rapidfuzz import fuzz, process
 
@@ -30,6 +30,9 @@ SHORT = 5
 SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
 SURE_WORDS = 0.8  # ... so many that there is little doubt
 FEW_TERMS = 8  # fewer distinct terms than this in the two notes: too little text to weigh
+# properties saying what kind of thing a note is: notes of two kinds are two entries
+KIND_KEYS = {"type", "category", "categories", "kind", "class", "template_type",
+             "document_type"}
 SKIP_TYPES = {"daily"}
 WORDS = re.compile(r"\w+")
 NOT_ALNUM = re.compile(r"[\W_]+")
@@ -67,9 +70,11 @@ def _other_words(a: str, b: str) -> bool:
 
 
 def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
+                       properties: Callable[[str], Mapping[str, object]],
                        memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
-    """Duplicates within each type (``text``: a note's text by id, read for the pairs whose
-    titles are alike), and alias clashes across the vault.
+    """Duplicates within each type (``text`` and ``properties``: a note's text and
+    frontmatter by id, read for the pairs whose titles are alike), and alias clashes across
+    the vault.
 
     ``memo`` (a block's note ids, hashed -> its pairs of alike titles) is reused for blocks
     that did not change and then holds the current blocks: after one note changed, one block
@@ -89,9 +94,19 @@ def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
     if memo is not None:
         memo.clear()
         memo.update(current)
-    alike = [f for found in current.values() for f in found]
+    alike = [f for found in current.values() for f in found
+             if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))]
     return [f for f in (_weighed(pair, metas, text) for pair in alike) if f is not None] \
         + _alias_clashes(metas)
+
+
+def _other_kinds(first: Mapping[str, object], second: Mapping[str, object]) -> bool:
+    """True when the notes say they are things of different kinds (``Type: function`` and
+    ``Type: DataCommand``, ``categories: [[People]]`` and ``[[Plugins]]``)."""
+    kinds = [{key.casefold(): str(value).casefold() for key, value in props.items()
+              if key.casefold() in KIND_KEYS and value not in (None, "", [])}
+             for props in (first, second)]
+    return any(kinds[1][key] != value for key, value in kinds[0].items() if key in kinds[1])
 
 
 def _weighed(pair: Finding, metas: dict[str, Meta], text: Callable[[str], str]
