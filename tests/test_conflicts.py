@@ -259,3 +259,17 @@ def test_alike_titles_are_one_entry_only_with_evidence(
                               today=TODAY)
     assert [(f.kind, f.notes, f.confidence) for f in findings] == found
     assert all(f.reason and f.reason in f.message for f in findings)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("# Party\n- race:: Human\n- race:: Elf\n- race:: Dwarf\n", []),  # a list of values
+    ("---\nrace: Human\n---\n# Hero\nrace:: Elf\n", [("fact-conflict", 0.6)]),
+    ("- [[Ana]] city:: Lisbon\n- [[Ana]] city:: Porto\n", [("fact-conflict", 0.6)]),
+])
+def test_fields_repeated_in_one_note_are_a_list_not_a_conflict(
+        tmp_path: Path, text: str, found: list[tuple[str, float]]) -> None:
+    (tmp_path / "Sheet.md").write_text(text)
+    (tmp_path / "Ana.md").write_text("---\ntype: person\n---\n")
+    findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("fact-conflict",),
+                              today=TODAY)
+    assert [(f.kind, f.confidence) for f in findings] == found

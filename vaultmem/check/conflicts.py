@@ -113,9 +113,16 @@ def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding
             continue
         current = [f for f in facts if holds(f, ledger, today)]
         values = {value_key(f.value, f.source, resolver) for f in current}
-        if len(values) > 1:
+        if len(values) > 1 and not _a_list(entity, current):
             found.append(_fact_finding(entity, current, ledger, vault.config.secret_patterns))
     return found
+
+
+def _a_list(entity: str, facts: list[Fact]) -> bool:
+    """True when one note states several values about itself in inline fields only: a list, as
+    Dataview reads a field repeated on several lines (a character sheet, a query's notes), not a
+    contradiction (its property against one of its fields still is one)."""
+    return all(f.source == entity and f.kind == "field" for f in facts)
 
 
 def _where(fact: Fact) -> str:
@@ -135,9 +142,13 @@ def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger,
     ident = finding_id("fact-conflict", entity, attribute.casefold())
     suggestion = (f"{rule}: keep the value of [[{winner}]] (vaultmem resolve {ident} --auto)"
                   if winner else f"{rule}: vaultmem resolve {ident} --keep NOTE")
+    sources = {f.source for f in facts}
+    confidence, reason = ((0.6, "one note states both")
+                          if len(sources) == 1 else (0.9, f"{len(sources)} notes disagree"))
     return Finding(ident, "fact-conflict",
                    notes, f"[[{entity}]] {attribute} is stated differently: {said}",
-                   suggestion, facts[0].line, rule, winner, [_where(f) for f in facts])
+                   suggestion, facts[0].line, rule, winner, [_where(f) for f in facts],
+                   confidence, reason)
 
 
 def scope(meta: Meta | None) -> int:
