@@ -219,3 +219,15 @@ def test_show_text_adds_the_markdown(sample: Path) -> None:
     head, body = out.split("\n\n---- People/Henrik Olsen.md ----\n")
     assert code == 0 and head == run(sample, "show", "Henrik Olsen")[1].rstrip("\n")
     assert body == (sample / "People" / "Henrik Olsen.md").read_text() + "\n"
+
+
+def test_an_ambiguous_link_is_reported_only_when_it_may_reach_another_note(
+        tmp_path: Path) -> None:
+    for name in ("Work/Kanban.md", "Home/Kanban.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("board\n")
+    (tmp_path / "Work" / "Index.md").write_text("[[Kanban]]\n")  # its own folder's: as meant
+    (tmp_path / "Overview.md").write_text("[[Kanban]]\n")  # left to the shortest path
+    found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
+    assert [(f["kind"], f["notes"]) for f in found if f["kind"] == "ambiguous-link"] == [
+        ("ambiguous-link", ["Overview"])]

@@ -72,12 +72,19 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
         yield finding("broken-link", link.source, link.line,
                       f"{where}: {link.raw} does not resolve", hint, link.raw)
         return
-    if link.ambiguous:
+    if link.ambiguous and not _in_own_folder(link):
         yield finding("ambiguous-link", link.source, link.line,
                       f"{where}: {link.raw} matches several files; it goes to {link.node}",
                       f"write the full path: [[{link.node}]]", link.raw)
     if link.subpath and link.node in named:
         yield from _check_subpath(link, named[link.node], where)
+
+
+def _in_own_folder(link: LinkRow) -> bool:
+    """True when a link that several files match reaches the one in the linking note's own
+    folder: Obsidian picks it every time, as its writer meant (only a link left to the
+    shortest-path rule may reach another note than meant)."""
+    return link.node.rpartition("/")[0] == link.source.rpartition("/")[0]
 
 
 def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Finding]:
