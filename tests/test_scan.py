@@ -279,7 +279,7 @@ def test_the_templates_folder_is_read_or_detected(tmp_path: Path, files: dict[st
                                                   found: tuple[str | None, str]) -> None:
     _settings(tmp_path, files)
     for folder in folders:
-        write(tmp_path, f"{folder}/T.md", "# <% tp.file.title %>\n")
+        write(tmp_path, f"{folder}/T.md", "A plain note.\n")
     config = Vault(tmp_path, use_cache=False).config
     assert (config.templates_folder, config.templates_from) == found
     templates = {note: role for note, role in Vault(tmp_path, use_cache=False).index.other.items()
@@ -293,3 +293,18 @@ def test_the_templates_folder_set_in_config_wins(tmp_path: Path) -> None:
     write(tmp_path, ".vaultmem/config.toml", 'templates_folder = "Other"\n')
     config = Vault(tmp_path, use_cache=False).config
     assert (config.templates_folder, config.templates_from) == ("Other", ".vaultmem/config.toml")
+
+
+@pytest.mark.parametrize(("texts", "found"), [
+    (["---\ncreated: {{date}}\n---\n# {{title}}\n", "<% tp.file.title %>\n", "plain\n"],
+     "Templates"),
+    (["plain\n", "also plain, with a {single} brace\n", "{{x}}\n"], None),
+])
+def test_a_templates_folder_without_settings_is_known_by_its_placeholders(
+        tmp_path: Path, texts: list[str], found: str | None) -> None:
+    for number, text in enumerate(texts):
+        write(tmp_path, f"Templates/T{number}.md", text)
+    config = Vault(tmp_path, use_cache=False).config
+    assert config.templates_folder == found
+    assert config.templates_from == ("the folder named 'Templates', its notes full of "
+                                     "placeholders" if found else "")

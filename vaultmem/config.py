@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TEMPLATE_FOLDERS = {"templates", "template", "_templates"}
 TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
+PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
+PLACEHOLDER_SAMPLE = 20
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
              "age_weight", "age_half_life_days", "feedback_weight"}
@@ -126,10 +130,26 @@ def _templates_folder(root: Path, config_dir: str,
     named = [path.relative_to(root).as_posix() for path in (*root.glob("*"), *root.glob("*/*"))
              if path.name.casefold() in TEMPLATE_FOLDERS and path.is_dir()
              and not path.relative_to(root).as_posix().startswith(".")]
-    if len(named) == 1 and _uses_templates(root / config_dir):
-        name = named[0].rsplit("/", 1)[-1]
+    if len(named) != 1:
+        return None, ""
+    name = named[0].rsplit("/", 1)[-1]
+    if _uses_templates(root / config_dir):
         return named[0], f"the folder named {name!r}, with a templates plugin on"
+    if _mostly_placeholders(root / named[0]):
+        return named[0], f"the folder named {name!r}, its notes full of placeholders"
     return None, ""
+
+
+def _mostly_placeholders(folder: Path) -> bool:
+    """True when most notes of ``folder`` (the first few read) hold template placeholders
+    (``{{title}}``, ``<% tp.file.title %>``): a templates folder whose vault left no settings."""
+    notes = sorted(folder.rglob("*.md"))[:PLACEHOLDER_SAMPLE]
+    marked = 0
+    for note in notes:
+        with contextlib.suppress(OSError):
+            text = note.read_text(encoding="utf-8", errors="replace")
+            marked += bool(PLACEHOLDER.search(text))
+    return bool(notes) and marked * 2 > len(notes)
 
 
 def _uses_templates(settings: Path) -> bool:
