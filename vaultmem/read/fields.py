@@ -75,8 +75,8 @@ def bracket_field(state: StateInline, silent: bool) -> bool:
     match = FIELD_BRACKET.match(src, pos)
     found = marks(state)
     close = _closing(found, pos, found.line_end(pos)) if match else -1
-    if not match or close < 0:
-        return False
+    if not match or close < 0 or (src[pos] == "[" and src.startswith("(", close + 1)):
+        return False  # ``[Code::Stats](https://...)`` is a Markdown link's text, not a field
     state.pos = match.end()  # the value is parsed on, so links in it are found
     if not silent:
         raw_key = match.group(1).strip()

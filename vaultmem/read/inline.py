@@ -23,6 +23,7 @@ FIELD_TERMINATORS = re.compile(r"[\n!#$%<\[\\\]^`(]")
 SIZE = re.compile(r"\d+(x\d+)?")
 LABEL_DEPTH = 10
 InlineRule = Callable[[StateInline, bool], bool]
+TEMPLATE_MARKS = ("<%", "{{")  # Templater code and template variables
 
 
 def with_offset(rule: InlineRule) -> InlineRule:
@@ -96,6 +97,8 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     end = found.next_close(begin)
     if end <= begin or end > found.line_end(begin) or found.opens_between(begin, end):
         return False
+    if any(mark in src[begin:end] for mark in TEMPLATE_MARKS):
+        return False  # ``[[<% tp.date.now() %>]]``: a template's code, a link only once filled
     state.pos = end + 2
     if not silent:
         push(state, "wikilink", pos, embed=embed, inner=src[begin:end])
