@@ -31,13 +31,13 @@ def test_scan_json(sample: Path) -> None:
     assert data["links"] == {"total": 208, "resolved": 207, "unresolved": 1, "ambiguous": 0,
                              "embeds": 1, "attachments": 1}
     assert data["skipped"] == {"excluded": 1, "template": 1}
-    assert [p["kind"] for p in data["problems"]] == ["broken-link"]
+    assert data["problems"] == [] and data["unsure"] == 1  # a link to a note to write
     assert data["cache"]["parsed"] == 30
     assert json.loads(run(sample, "scan", "--json")[1])["cache"]["reused"] == 30
 
 
 def test_scan_lists_a_few_problems_and_counts_the_rest(tmp_path: Path) -> None:
-    links = "".join(f"[[Gone {n:02}]]\n" for n in range(12))
+    links = "".join(f"![[Gone {n:02}]]\n" for n in range(12))  # embeds that show nothing
     (tmp_path / "A.md").write_text(links + "---\nnot: closed\n")
     (tmp_path / "B.md").write_text("---\nbad: [unclosed\n---\nbody\n")
     code, out, _ = run(tmp_path, "scan")
@@ -52,7 +52,8 @@ def test_scan_text(sample: Path) -> None:
     code, out, _ = run(sample, "scan")
     assert code == 0
     assert "Links   208: 207 resolved, 1 unresolved, 0 ambiguous" in out
-    assert "broken-link     Daily/2026-11-28.md:10: [[Invoice Parser v2]] does not resolve" in out
+    assert out.endswith("Problems (0)\n  (and 1 link(s) to notes not written yet: vaultmem lint "
+                        "--all)\n")
 
 
 def test_show_by_name_id_and_path(sample: Path) -> None:
@@ -144,13 +145,16 @@ def test_depth_without_around_is_usage_error(sample: Path) -> None:
 
 
 def test_lint_check_exit_codes(sample: Path) -> None:
-    assert run(sample, "lint")[0] == 0
+    assert run(sample, "lint", "--check") == (0, "No findings.\n1 unsure finding(s) left out "
+                                              "(unwritten-link 1): --all lists them.\n", "")
+    assert run(sample, "lint", "--check", "--all")[0] == 1  # the link to a note to write
+    home = sample / "Home.md"
+    home.write_text(home.read_text() + "[[Lucy Tn]]\n")  # a typo of a note that exists
     code, out, _ = run(sample, "lint", "--check", "--json")
     assert code == 1
-    assert [f["kind"] for f in json.loads(out)["findings"]] == ["broken-link"]
-    (sample / "Daily" / "2026-11-28.md").write_text("fixed\n")
-    (sample / "Home.md").write_text((sample / "Home.md").read_text() + "[[Daily/2026-11-28]]\n")
-    assert run(sample, "lint", "--check") == (0, "No findings.\n", "")
+    assert [(f["kind"], f["suggestion"]) for f in json.loads(out)["findings"]] == [
+        ("broken-link", "did you mean [[People/Lucy Tan]]?")]
+    assert json.loads(out)["unsure"] == {"unwritten-link": 1}
 
 
 def test_read_commands_change_nothing(sample: Path) -> None:
@@ -185,10 +189,12 @@ def test_progress_bar_on_stderr_keeps_json_clean(tmp_path: Path) -> None:
 
 def test_lint_kind_filter(sample: Path) -> None:
     (sample / "Lonely.md").write_text("nobody links here\n")
-    kinds = [f["kind"] for f in json.loads(run(sample, "lint", "--json")[1])["findings"]]
-    assert kinds == ["broken-link", "orphan"]
+    (sample / "Empty.md").write_text("---\ntags: [stub]\n---\n# Empty\n")
+    kinds = [f["kind"] for f in json.loads(run(sample, "lint", "--json", "--all")[1])["findings"]]
+    assert kinds == ["unwritten-link", "orphan", "orphan"]
     only = json.loads(run(sample, "lint", "--json", "--kind", "orphan")[1])["findings"]
-    assert [(f["kind"], f["notes"]) for f in only] == [("orphan", ["Lonely"])]
+    assert [(f["kind"], f["notes"], f["reason"]) for f in only] == [
+        ("orphan", ["Empty"], "an empty note nothing links")]  # the other one is unsure
 
 
 def test_a_bug_is_one_line_not_a_traceback(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -273,3 +273,23 @@ def test_fields_repeated_in_one_note_are_a_list_not_a_conflict(
     findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("fact-conflict",),
                               today=TODAY)
     assert [(f.kind, f.confidence) for f in findings] == found
+
+
+@pytest.mark.parametrize(("notes", "found"), [
+    ({"Lie/Skew matrix.md": "---\naliases: [so(n)]\n---\n",
+      "Lie/Algebra.md": "---\naliases: [so(n)]\n---\n",
+      "Lie/Group.md": "---\naliases: [SO(n)]\n---\n"},
+     [(["Lie/Algebra", "Lie/Skew matrix"], 0.6)]),  # so(n) twice; SO(n) is another name
+    ({"Math/Geometric series.md": "x\n",
+      "Math/Ratio series.md": "---\naliases: [geometric series]\n---\n"},
+     [(["Math/Geometric series", "Math/Ratio series"], 0.9)]),  # another note's title
+    ({"A/Resources.md": "---\naliases: [Resources]\n---\n", "B/Resources.md": "x\n"}, []),
+])
+def test_an_alias_clash_names_two_notes_by_one_name(
+        tmp_path: Path, notes: dict[str, str], found: list[tuple[list[str], float]]) -> None:
+    for name, text in notes.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("alias-clash",),
+                              today=TODAY, least=0.0)
+    assert [(f.notes, f.confidence) for f in findings] == found

@@ -45,10 +45,11 @@ def test_templates_and_excluded_notes_are_not_sources() -> None:
     assert v.index.attachments == ["Attachments/ocr-sample.png"]
 
 
-def test_the_one_broken_link_is_the_only_finding() -> None:
-    findings = lint(vault())
-    assert [(f.kind, f.notes, f.line) for f in findings] == [
-        ("broken-link", ["Daily/2026-11-28"], 10)
+def test_the_one_link_to_a_note_to_write_is_the_only_finding() -> None:
+    assert lint(vault()) == []  # nothing the owner must fix
+    findings = lint(vault(), least=0.0)
+    assert [(f.kind, f.notes, f.line, f.confidence) for f in findings] == [
+        ("unwritten-link", ["Daily/2026-11-28"], 10, 0.4)  # "once Marco writes that spec"
     ]
     assert "[[Invoice Parser v2]]" in findings[0].message
 

@@ -20,7 +20,7 @@ def _vault(root: Path, notes: dict[str, str]) -> Vault:
 
 
 def _hints(vault: Vault) -> dict[str, str]:
-    return {f.message: f.suggestion for f in lint(vault, orphans=False)}
+    return {f.message: f.suggestion for f in lint(vault, orphans=False, least=0.0)}
 
 
 def test_a_broken_link_never_suggests_the_note_that_holds_it(tmp_path: Path) -> None:
@@ -38,18 +38,27 @@ def test_another_number_or_one_shared_word_is_no_suggestion(tmp_path: Path) -> N
                               "Daily/2022-12-12.md": "x\n", "David Kadavy.md": "x\n",
                               "Books.md": "[[Getting Things Done - David Allen]]\n"})
     assert set(_hints(vault).values()) == {"create the note or fix the link"}
+    assert {f.kind for f in lint(vault, orphans=False, least=0.0)} == {"unwritten-link"}
 
 
 @pytest.mark.parametrize(("target", "hint"), [
     ("Lucy Tn", "did you mean [[People/Lucy Tan]]?"),
     ("lucy tann", "did you mean [[People/Lucy Tan]]?"),  # case and a letter
-    ("Cancer", "create the note or fix the link"),  # a one-letter title is not alike
+    ("Cancer", None),  # a one-letter title is not alike: a note to write
     ("交换环论", "did you mean [[Algebra/交换环]]?"),
+    ("实分析", "did you mean [[Analysis/--实分析--]]?"),  # the same name, other punctuation
+    ("Bash", "did you mean [[Linux/Bash &&]]?"),
 ])
-def test_a_misspelt_link_gets_the_likely_note(tmp_path: Path, target: str, hint: str) -> None:
+def test_a_misspelt_link_gets_the_likely_note(tmp_path: Path, target: str,
+                                              hint: str | None) -> None:
     vault = _vault(tmp_path, {"People/Lucy Tan.md": "x\n", "Programming/n.md": "x\n",
-                              "Algebra/交换环.md": "x\n", "Home.md": f"see [[{target}]]\n"})
-    assert _hints(vault) == {f"Home.md:1: [[{target}]] does not resolve": hint}
+                              "Algebra/交换环.md": "x\n", "Analysis/--实分析--.md": "x\n",
+                              "Linux/Bash &&.md": "x\n", "Home.md": f"see [[{target}]]\n"})
+    if hint is None:
+        assert _hints(vault) == {f"Home.md:1: [[{target}]] links a note nobody wrote yet":
+                                 "create the note or fix the link"}
+    else:
+        assert _hints(vault) == {f"Home.md:1: [[{target}]] does not resolve": hint}
 
 
 def test_show_names_the_closest_notes_by_title_or_alias(tmp_path: Path) -> None:

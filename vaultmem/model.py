@@ -118,6 +118,9 @@ class Note:
         return sorted({tag.name.lower() for tag in self.tags})
 
 
+SHOWN = 0.5  # findings less sure than this (see Finding.confidence) are listed only if asked
+
+
 @dataclass(slots=True)
 class Finding:
     """Something a check found: kind, the notes and line involved, and how to fix it.

@@ -12,7 +12,7 @@ from dataclasses import astuple
 from .. import clock
 from ..index.doc import Meta
 from ..index.store import Store, folder_stamp
-from ..model import Fact, Finding
+from ..model import SHOWN, Fact, Finding
 from ..read.resolve import Resolver
 from ..secrets import redact_value
 from ..vault import Vault
@@ -32,9 +32,10 @@ def finding_id(kind: str, *parts: str) -> str:
 
 
 def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
-                   today: dt.date | None = None,
-                   touching: set[str] | None = None) -> list[Finding]:
-    """Every conflict of the given kinds, sorted by kind and notes.
+                   today: dt.date | None = None, touching: set[str] | None = None,
+                   least: float = SHOWN) -> list[Finding]:
+    """Every conflict of the given kinds at least ``least`` sure (0: all), sorted by kind and
+    notes.
 
     ``touching`` limits the work to conflicts involving those notes: only they, the notes
     linking them (where facts about them are stated) and the decisions are read.
@@ -42,11 +43,12 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     today = today or clock.today()
     store = vault.store
     if store is None:
-        return _find(vault, kinds, today, touching)
+        return [f for f in _find(vault, kinds, today, touching) if f.confidence >= least]
     known = vault.derived.get(("conflicts", today))
     if known is None:  # computed once per vault state (kept in the cache), then reused
         known = vault.derived["conflicts", today] = _remembered(vault, store, today)
-    return [f for f in known if f.kind in kinds and (touching is None or touching & set(f.notes))]
+    return [f for f in known if f.kind in kinds and f.confidence >= least
+            and (touching is None or touching & set(f.notes))]
 
 
 def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:

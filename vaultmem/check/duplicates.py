@@ -171,24 +171,37 @@ def _duplicate(first: str, second: str, score: float) -> Finding:
 
 
 def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
-    """An alias claimed by two notes, or an alias that is another note's title."""
+    """An alias claimed by two notes spelt alike (``so(n)`` and ``SO(n)`` name two things), or
+    an alias that is another note's title in any case (a link by it goes there, as links
+    resolve case aside); a note's alias that is its own title claims nothing."""
     claims: dict[str, set[str]] = defaultdict(set)
     titles: dict[str, set[str]] = defaultdict(set)
     for note_id, meta in metas.items():
-        titles[note_id.rsplit("/", 1)[-1].casefold()].add(note_id)
+        title = note_id.rsplit("/", 1)[-1]
+        titles[title.casefold()].add(note_id)
         for alias in meta.aliases:
-            claims[alias.casefold()].add(note_id)
+            if alias.casefold() != title.casefold():
+                claims[alias].add(note_id)
     found = []
     for alias, owners in sorted(claims.items()):
-        everyone = sorted(owners | titles.get(alias, set()))
+        named = titles.get(alias.casefold(), set()) - owners
+        everyone = sorted(owners | named)
         if len(everyone) > 1:
-            found.append(Finding(
-                _id("alias-clash", alias, *everyone), "alias-clash", everyone,
-                f"{alias!r} names {len(everyone)} notes: "
-                + ", ".join(f"[[{i}]]" for i in everyone),
-                "keep the alias on one note; links by alias never resolve in Obsidian anyway",
-                None, "ask the user", None, [f"[[{i}]]" for i in everyone]))
+            found.append(_clash(alias, everyone, bool(named)))
     return found
+
+
+def _clash(alias: str, everyone: list[str], titled: bool) -> Finding:
+    """One alias clash: sure when the alias is another note's title (a link by that name goes
+    there), less when two notes share an alias (it may be a word for two things)."""
+    confidence, reason = ((0.9, "it is another note's title: a link by that name goes there")
+                          if titled else (0.6, "two notes go by it"))
+    return Finding(
+        _id("alias-clash", alias, *everyone), "alias-clash", everyone,
+        f"{alias!r} names {len(everyone)} notes: " + ", ".join(f"[[{i}]]" for i in everyone)
+        + f"; {reason}",
+        "keep the alias on one note; links by alias never resolve in Obsidian anyway",
+        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason)
 
 
 def sync_copies(other: dict[str, str]) -> list[Finding]:

@@ -1,4 +1,10 @@
-"""Checks over a scanned vault: broken, ambiguous and dangling links, bad files, orphans."""
+"""Checks over a scanned vault: broken, ambiguous and dangling links, bad files, orphans.
+
+Each finding says how sure it is that the owner would act on it (``confidence``) and why: a
+link to a note nobody wrote yet is how many people plan notes, a link that misses a note of a
+like name or shows nothing where it embeds is a mistake. ``lint`` leaves out the unsure ones
+(below ``SHOWN``) unless asked for everything.
+"""
 
 from __future__ import annotations
 
@@ -8,33 +14,40 @@ import re
 from collections.abc import Iterator
 
 from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
-from ..index.lookup import every_alias, source_ids
+from ..index.lookup import with_text
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
-from ..model import Finding
+from ..model import SHOWN, Finding
 from ..read.sync import copy_of
-from ..similar_names import NameIndex
 from ..vault import Vault
+from .suggestions import Fix, Suggester
 
-KINDS = ("broken-link", "ambiguous-link", "missing-heading", "missing-block", "orphan")
-TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
+KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
+         "orphan")
+SURE, UNSURE = 0.9, 0.3
+UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
+ARCHIVES = {"archive", "archives", "archived"}
+FILE_NAME = re.compile(r"\.(?!md$)[A-Za-z0-9]{1,5}$")  # a link to an attachment, not a note
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
 
 def finding(kind: str, note: str, line: int | None, message: str, suggestion: str,
-            *extra: str) -> Finding:
-    """A finding with an id that stays the same while the problem does."""
+            *extra: str, sure: tuple[float, str] = (1.0, "")) -> Finding:
+    """A finding with an id that stays the same while the problem does; ``sure``: its
+    confidence and the reason for it."""
     digest = hashlib.sha1("\x1f".join([kind, note, str(line), *extra]).encode()).hexdigest()
-    return Finding(f"{kind}:{digest[:8]}", kind, [note], message, suggestion, line)
+    return Finding(f"{kind}:{digest[:8]}", kind, [note], message, suggestion, line,
+                   confidence=sure[0], reason=sure[1])
 
 
-def lint(vault: Vault, *, orphans: bool = True) -> list[Finding]:
-    """Every finding, sorted by note, line and kind."""
+def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN) -> list[Finding]:
+    """Every finding at least ``least`` sure (0: all), sorted by note, line and kind."""
     found = list(file_problems(vault)) + list(link_findings(vault))
     if orphans:
         found += orphan_findings(vault)
-    return sorted(found, key=lambda f: (f.notes[0], f.line or 0, f.kind, f.message))
+    return sorted((f for f in found if f.confidence >= least),
+                  key=lambda f: (f.notes[0], f.line or 0, f.kind, f.message))
 
 
 def file_problems(vault: Vault) -> Iterator[Finding]:
@@ -68,9 +81,15 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
     """The findings for one link of the note at ``path``."""
     where = f"{path}:{link.line}"
     if link.missing:
-        hint = hints.suggest(link.target, link.source) if hints else ""
+        fix = hints.fix(link.target, link.source) if hints else Fix("", False)
+        sure = _broken_sure(link, fix)
+        if sure is None:
+            yield finding("unwritten-link", link.source, link.line,
+                          f"{where}: {link.raw} links a note nobody wrote yet", fix.text,
+                          link.raw, sure=UNWRITTEN)
+            return
         yield finding("broken-link", link.source, link.line,
-                      f"{where}: {link.raw} does not resolve", hint, link.raw)
+                      f"{where}: {link.raw} does not resolve", fix.text, link.raw, sure=sure)
         return
     if link.ambiguous and not _in_own_folder(link):
         yield finding("ambiguous-link", link.source, link.line,
@@ -78,6 +97,18 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
                       f"write the full path: [[{link.node}]]", link.raw)
     if link.subpath and link.node in named:
         yield from _check_subpath(link, named[link.node], where)
+
+
+def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
+    """How sure a link that reaches nothing is a mistake, and why; None when it is a link to
+    a note not written yet, as many vaults plan notes."""
+    if fix.found:
+        return SURE, "a note of a like name exists"
+    if link.embed:
+        return SURE, "the embed shows nothing"
+    if FILE_NAME.search(link.target.split("#", 1)[0]):
+        return SURE, "the file is missing"
+    return None
 
 
 def _in_own_folder(link: LinkRow) -> bool:
@@ -98,6 +129,9 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Findi
     headings = _heading_keys(tuple(target.headings))
     wanted = [part for part in link.subpath.split("#") if part.strip()]
     missing = [part for part in wanted if _heading_key(part) not in headings]
+    if missing and not link.raw.lstrip("!").startswith("[["):  # a Markdown link: GitHub's
+        slugs = {_slug(text) for text in target.headings}  # anchors (#ribbon-commands) work
+        missing = [part for part in missing if _slug(part) not in slugs]  # where it is read
     if missing:
         from rapidfuzz import fuzz, process  # only a broken heading link needs it
 
@@ -116,47 +150,37 @@ def _heading_keys(headings: tuple[str, ...]) -> frozenset[str]:
 
 
 def _heading_key(text: str) -> str:
-    """Headings compare case-insensitively, ignoring characters links cannot hold."""
-    return re.sub(r"[\s#|^:\[\]]+", " ", text).strip().lower()
+    """Headings compare case-insensitively, ignoring characters links cannot hold and those
+    Obsidian drops from a heading link (``?``, backticks)."""
+    return re.sub(r"[\s#|^:\[\]]+", " ", re.sub(r"[?`]", "", text)).strip().lower()
 
 
-class Suggester:
-    """Fixes for broken links: an alias that matches exactly, else the closest titles."""
+def _slug(text: str) -> str:
+    """A heading as GitHub anchors it (lower case, spaces as hyphens, punctuation dropped).
 
-    def __init__(self, vault: Vault) -> None:
-        self.vault = vault
-        self.closest: dict[str, list[str]] = {}  # many links share a broken target
-
-    @functools.cached_property
-    def aliases(self) -> dict[str, tuple[str, str]]:
-        """(id, title) of the note each lower-cased alias names (the first alias of a note wins
-        over its later ones, the later note over earlier ones)."""
-        return {alias.lower(): (note_id, note_id.rsplit("/", 1)[-1]) for note_id, aliases
-                in every_alias(self.vault.store).items() for alias in reversed(aliases)}
-
-    @functools.cached_property
-    def titles(self) -> NameIndex:
-        """Every source note's title (its file name), for fuzzy lookup."""
-        return NameIndex({note_id: [note_id.rsplit("/", 1)[-1]]
-                          for note_id in source_ids(self.vault.store)})
-
-    def suggest(self, target: str, source: str = "") -> str:
-        """How to fix a link to ``target`` in note ``source`` (never suggested itself)."""
-        name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        aliased = self.aliases.get(name)
-        if aliased is not None:
-            return f"{target!r} is an alias of [[{aliased[0]}]]: write [[{aliased[1]}|{target}]]"
-        if name not in self.closest:
-            self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
-        hits = [note_id for note_id in self.closest[name] if note_id != source][:2]
-        if hits:
-            return "did you mean " + " or ".join(f"[[{note_id}]]" for note_id in hits) + "?"
-        return "create the note or fix the link"
+    >>> _slug("Ribbon Commands"), _slug("What's new?")
+    ('ribbon-commands', 'whats-new')
+    """
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
 def orphan_findings(vault: Vault) -> list[Finding]:
-    """Notes with no links in or out (same-note links do not count)."""
+    """Notes with no links in or out (same-note links do not count); daily notes are left
+    out (a journal's days are seldom linked), and only an empty one is sure to need a hand."""
     found = unlinked(vault.index.store)
+    said = with_text(vault.store, found)
     return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
-                    "link it from a related note, or archive it")
-            for note_id, node in sorted(note_nodes(vault.store, set(found)).items())]
+                    "link it from a related note, or archive it" if note_id in said else
+                    "fill it in and link it, or delete it",
+                    sure=_orphan_sure(note_id, note_id in said))
+            for note_id, node in sorted(note_nodes(vault.store, set(found)).items())
+            if node.get("type") != "daily"]
+
+
+def _orphan_sure(note_id: str, said: bool) -> tuple[float, str]:
+    """How sure an unlinked note needs the owner's hand, and why."""
+    if any(part.casefold().strip("_ ") in ARCHIVES for part in note_id.split("/")[:-1]):
+        return UNSURE, "it is archived"
+    if not said:
+        return 0.8, "an empty note nothing links"
+    return 0.4, "nothing links it, but notes are also found by search, tags and queries"

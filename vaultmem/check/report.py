@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..index.tallies import tallies
-from ..model import Finding, Json, Note
+from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
 from .linting import link_findings
 
@@ -22,7 +23,8 @@ def scan_summary(vault: Vault) -> Json:
     counts = tallies(vault.index.store)
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    link_issues = [f.to_dict() for f in link_findings(vault, suggest=False, subpaths=False)]
+    issues = list(link_findings(vault, suggest=False, subpaths=False))
+    link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]
     return {
         "vault": str(vault.root),
         "notes": counts.notes,
@@ -42,6 +44,7 @@ def scan_summary(vault: Vault) -> Json:
         "cache": {"parsed": stats.parsed, "reused": stats.reused, "removed": stats.removed,
                   "seconds": round(stats.seconds, 3)},
         "problems": problems + link_issues,
+        "unsure": len(issues) - len(link_issues),  # findings lint lists only with --all
     }
 
 
@@ -70,7 +73,10 @@ def scan_text(summary: Json, *, shown: str | None = None) -> str:
         f"removed in {cache['seconds']:.2f} s",
         f"Problems ({len(summary['problems'])})" + (":" if summary["problems"] else ""),
     ]
-    return "\n".join(lines + _problem_lines(summary["problems"]))
+    unsure = summary.get("unsure", 0)
+    tail = [f"  (and {unsure} link(s) to notes not written yet: vaultmem lint --all)"] \
+        if unsure else []
+    return "\n".join(lines + _problem_lines(summary["problems"]) + tail)
 
 
 def _problem_lines(problems: list[Json]) -> list[str]:
@@ -144,6 +150,19 @@ def findings_text(findings: list[Finding]) -> str:
             rows.append(f"{'':<15} -> {item.suggestion}")
     rows.append(f"{len(findings)} finding(s).")
     return "\n".join(rows)
+
+
+def by_kind(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many findings of each kind, by kind."""
+    return dict(sorted(Counter(f.kind for f in findings).items()))
+
+
+def left_out(unsure: dict[str, int]) -> str:
+    """A line saying how many unsure findings were left out, of which kinds ("" if none)."""
+    if not unsure:
+        return ""
+    kinds = ", ".join(f"{kind} {count}" for kind, count in unsure.items())
+    return f"\n{sum(unsure.values())} unsure finding(s) left out ({kinds}): --all lists them."
 
 
 def graph_text(graph: nx.DiGraph) -> str:

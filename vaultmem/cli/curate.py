@@ -8,10 +8,11 @@ import sys
 import click
 
 from ..check.conflicts import KINDS, find_conflicts
+from ..check.report import by_kind, left_out
 from ..curate.kpis import Kpi
 from ..errors import UsageError
 from ..generate.conflicts_note import REPORT_PATH, conflicts_note
-from ..model import Finding
+from ..model import SHOWN, Finding
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 from .write import report, write_options
@@ -33,10 +34,12 @@ def _text(findings: list[Finding]) -> str:
               help="Only these kinds (repeatable).")
 @click.option("--check", is_flag=True, help="Exit 1 when there are conflicts.")
 @click.option("--write", is_flag=True, help=f"Write them to {REPORT_PATH}.")
+@click.option("--all", "everything", is_flag=True,
+              help="Also the findings it is unsure of (confidence below 0.5).")
 @json_option
 @with_vault
 def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: bool,
-                      as_json: bool) -> None:
+                      everything: bool, as_json: bool) -> None:
     """Find conflicting memory: facts, decisions, superseded entries, duplicates, aliases,
     expired facts still cited, and sync tools' conflict copies.
 
@@ -44,13 +47,16 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
     Example:
       vaultmem --vault sample_vault conflicts --check
     """
-    findings = find_conflicts(vault, kinds=kinds or KINDS)
+    found = find_conflicts(vault, kinds=kinds or KINDS, least=0.0)
+    findings = [f for f in found if everything or f.confidence >= SHOWN]
+    unsure = by_kind(f for f in found if not everything and f.confidence < SHOWN)
     if write:
         from ..write.generated import write_generated
 
         result = write_generated(vault, REPORT_PATH, conflicts_note(findings))
         click.echo(f"{result.action} {result.path}", err=True)
-    emit({"findings": [f.to_dict() for f in findings]}, lambda _: _text(findings), as_json)
+    emit({"findings": [f.to_dict() for f in findings], "unsure": unsure},
+         lambda _: _text(findings) + left_out(unsure), as_json)
     if check and findings:
         sys.exit(1)
 

@@ -9,6 +9,7 @@ import click
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
+from ..model import SHOWN
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 
@@ -79,9 +80,13 @@ def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int)
               "or a file problem kind such as frontmatter, conflict-markers, sync-duplicate, "
               "sync-copy); "
               "repeatable.")
+@click.option("--all", "everything", is_flag=True,
+              help="Also the findings it is unsure of (confidence below 0.5), such as links "
+              "to notes not written yet and notes nothing links.")
 @json_option
 @with_vault
-def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: bool) -> None:
+def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: bool,
+                 as_json: bool) -> None:
     """Find broken and ambiguous links, missing headings/blocks, bad files, orphans, and sync
     tools' leftovers (conflict copies, git conflict markers, content repeated by a merge).
 
@@ -93,10 +98,12 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: boo
     if unknown:
         raise UsageError(f"unknown --kind {', '.join(unknown)}; use one of "
                          f"{', '.join(KINDS + FILE_KINDS)}")
-    findings = [f for f in lint(vault) if not kinds or f.kind in kinds]
+    found = [f for f in lint(vault, least=0.0) if not kinds or f.kind in kinds]
+    findings = [f for f in found if everything or f.confidence >= SHOWN]
+    unsure = report.by_kind(f for f in found if not everything and f.confidence < SHOWN)
     if as_json:
-        emit({"findings": [f.to_dict() for f in findings]}, str, True)
+        emit({"findings": [f.to_dict() for f in findings], "unsure": unsure}, str, True)
     else:
-        say(report.findings_text(findings))
+        say(report.findings_text(findings) + report.left_out(unsure))
     if check and findings:
         sys.exit(1)

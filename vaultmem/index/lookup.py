@@ -71,6 +71,14 @@ def passages(store: Store, ids: Iterable[str]) -> dict[str, list[StoredPassage]]
     return found
 
 
+def with_text(store: Store, ids: Iterable[str]) -> set[str]:
+    """The notes among ``ids`` that say something: a passage besides their properties and
+    headings."""
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT n.id FROM notes AS n JOIN passages AS p ON p.path = n.path WHERE "
+        f"n.id IN {IN_ARRAY} AND p.kind NOT IN ('properties', 'heading')", (array(ids),))}
+
+
 def passages_near(store: Store, keys: Iterable[tuple[str, int]], *, before: int,
                   after: int) -> list[StoredPassage]:
     """The passages up to ``before`` places before and ``after`` places after each (note id,

@@ -1,0 +1,81 @@
+"""Fixes for links that reach no note: the note that has the name as an alias, the note whose
+title is the name with other punctuation, or the titles most like it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from ..index.lookup import every_alias, source_ids
+from ..similar_names import NameIndex
+from ..vault import Vault
+
+TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
+PUNCTUATION = re.compile(r"[\W_]+")
+UNWRITTEN = "create the note or fix the link"
+
+
+class Fix(NamedTuple):
+    """How to fix a broken link; ``found``: a note it likely meant exists."""
+
+    text: str
+    found: bool
+
+
+def loose_key(name: str) -> str:
+    """A name without case, spaces or punctuation (``--Real Analysis--``: ``realanalysis``).
+
+    >>> loose_key("--实分析--"), loose_key("Bash &&")
+    ('实分析', 'bash')
+    """
+    return PUNCTUATION.sub("", name.casefold())
+
+
+class Suggester:
+    """Fixes for broken links of one vault (lookups shared by the many links to one name)."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        self.closest: dict[str, list[str]] = {}
+
+    @functools.cached_property
+    def aliases(self) -> dict[str, tuple[str, str]]:
+        """(id, title) of the note each lower-cased alias names (the first alias of a note wins
+        over its later ones, the later note over earlier ones)."""
+        return {alias.lower(): (note_id, note_id.rsplit("/", 1)[-1]) for note_id, aliases
+                in every_alias(self.vault.store).items() for alias in reversed(aliases)}
+
+    @functools.cached_property
+    def ids(self) -> list[str]:
+        """Every source note's id."""
+        return source_ids(self.vault.store)
+
+    @functools.cached_property
+    def loose(self) -> dict[str, list[str]]:
+        """Source note ids by the loose key of their title."""
+        found: dict[str, list[str]] = {}
+        for note_id in self.ids:
+            found.setdefault(loose_key(note_id.rsplit("/", 1)[-1]), []).append(note_id)
+        return found
+
+    @functools.cached_property
+    def titles(self) -> NameIndex:
+        """Every source note's title (its file name), for fuzzy lookup."""
+        return NameIndex({note_id: [note_id.rsplit("/", 1)[-1]] for note_id in self.ids})
+
+    def fix(self, target: str, source: str = "") -> Fix:
+        """How to fix a link to ``target`` in note ``source`` (never the note itself)."""
+        name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        aliased = self.aliases.get(name)
+        if aliased is not None:
+            return Fix(f"{target!r} is an alias of [[{aliased[0]}]]: write "
+                       f"[[{aliased[1]}|{target}]]", True)
+        hits = [i for i in self.loose.get(loose_key(name), []) if i != source][:2]
+        if not hits and loose_key(name):
+            if name not in self.closest:
+                self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
+            hits = [i for i in self.closest[name] if i != source][:2]
+        if hits:
+            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True)
+        return Fix(UNWRITTEN, False)
