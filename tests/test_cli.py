@@ -237,3 +237,12 @@ def test_an_ambiguous_link_is_reported_only_when_it_may_reach_another_note(
     found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
     assert [(f["kind"], f["notes"]) for f in found if f["kind"] == "ambiguous-link"] == [
         ("ambiguous-link", ["Overview"])]
+
+
+def test_heading_links_match_as_obsidian_and_github_read_them(tmp_path: Path) -> None:
+    (tmp_path / "Guide.md").write_text("# What is `vaultmem`?\n## Ribbon Commands\nx\n")
+    (tmp_path / "README.md").write_text(
+        "[[Guide#What is vaultmem]] [see](Guide.md#ribbon-commands) [[Guide#ribbon-commands]]\n")
+    found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
+    assert [(f["kind"], f["message"].split(": ", 1)[1]) for f in found] == [
+        ("missing-heading", "[[Guide#ribbon-commands]]: no heading 'ribbon-commands' in Guide")]
