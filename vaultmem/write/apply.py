@@ -11,8 +11,8 @@ from ..model import Json, Note
 from ..read.parse import parse_note
 from ..secrets import check_text
 from ..vault import Vault
-from .files import read_bytes, update
-from .paths import inside
+from .files import update
+from .note_file import read_text
 
 Check = Callable[[Note], str | None]  # returns what is wrong, or None
 
@@ -92,8 +92,7 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
     run = checked(vault, rel, change, check)
     note_id = rel.removesuffix(".md")
     if dry_run:
-        data = read_bytes(inside(vault.root, rel))  # a dry run refuses what the write would
-        before = data.decode("utf-8") if data is not None else None
+        before = read_text(vault.root, rel)  # a dry run refuses what the write would
         after = run(before)
         if after is None or after == before:
             return WriteResult("unchanged", note_id, rel)

@@ -1,0 +1,111 @@
+"""Bugs found on real vaults written by other people: each one now behaves (none may hang)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, hash_tree
+from .test_cli import run
+
+AT = ("--date", "2026-11-29", "--time", "14:05")
+WAIT = 60.0  # seconds a command may take before it counts as hanging
+LATIN1 = "---\ntype: lesson\nstatus: active\n---\n# Caf\xe9\n".encode("latin-1")
+NOT_REGULAR = "so vaultmem does not open it; remove it or rename it without .md"
+
+
+def vaultmem(vault: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in its own process, killed (and the test failed) if it hangs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault), *args],
+                          capture_output=True, text=True, timeout=WAIT, cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL)
+
+
+def odd_files(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named pipe, a symlink to it, a socket and a symlink to a device, all named .md."""
+    (vault / "Good.md").write_text("see [[Other]]\n")
+    (vault / "Other.md").write_text("see [[Good]]\n")
+    os.mkfifo(vault / "Pipe.md")
+    (vault / "People").mkdir()
+    (vault / "People" / "Linked.md").symlink_to("../Pipe.md")
+    (vault / "Null.md").symlink_to(os.devnull)
+    monkeypatch.chdir(vault)  # a socket path must be short: bind it relative to the vault
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind("Socket.md")
+
+
+def test_non_regular_note_files_are_problems_and_never_opened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    odd_files(tmp_path, monkeypatch)
+    done = vaultmem(tmp_path, "lint", "--json", "--kind", "unreadable")
+    assert done.returncode == 0, done.stderr
+    found = [(f["notes"], f["message"]) for f in json.loads(done.stdout)["findings"]]
+    assert found == [
+        (["Null"], f"Null.md: not a regular file (a symbolic link to a character device), "
+                   f"{NOT_REGULAR}"),
+        (["People/Linked"], f"People/Linked.md: not a regular file (a symbolic link to a named "
+                            f"pipe), {NOT_REGULAR}"),
+        (["Pipe"], f"Pipe.md: not a regular file (a named pipe), {NOT_REGULAR}"),
+        (["Socket"], f"Socket.md: not a regular file (a socket), {NOT_REGULAR}"),
+    ]
+    scan = vaultmem(tmp_path, "scan", "--json")
+    assert scan.returncode == 0 and json.loads(scan.stdout)["notes"] == 2
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_writing_to_a_named_pipe_is_refused_without_waiting(sample: Path,
+                                                             dry_run: list[str]) -> None:
+    os.mkfifo(sample / "Daily" / "2026-11-29.md")
+    (sample / "NOW.md").unlink()
+    os.mkfifo(sample / "NOW.md")
+    before = hash_tree(sample)
+    for args, rel in ((["daily", "hello"], "Daily/2026-11-29.md"), (["now", "set", "x"], "NOW.md")):
+        done = vaultmem(sample, *args, *dry_run, *AT)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (f"Error: {rel} is not a regular file (a named pipe); vaultmem "
+                               "reads and writes only regular note files; remove it or rename "
+                               "it without .md\n")
+    assert (sample / "NOW.md").is_fifo() and (sample / "Daily" / "2026-11-29.md").is_fifo()
+    assert hash_tree(sample) == before
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+@pytest.mark.parametrize(("rel", "args"), [
+    ("Lessons/Latin.md", ["archive", "Latin"]),
+    ("NOW.md", ["now", "set", "Ship it"]),
+    ("Daily/2026-11-29.md", ["daily", "hello"]),
+])
+def test_a_note_that_is_not_utf8_is_refused_clearly(sample: Path, rel: str, args: list[str],
+                                                    dry_run: list[str]) -> None:
+    (sample / rel).write_bytes(LATIN1)
+    before = hash_tree(sample)
+    code, out, err = run(sample, *args, *dry_run, *AT)
+    assert (code, out) == (1, "")
+    assert err == (f"Error: {rel} is not valid UTF-8 (byte 41); vaultmem will not rewrite it; "
+                   "re-save it as UTF-8 first\n")
+    assert hash_tree(sample) == before
+
+
+def test_a_template_that_is_not_utf8_is_refused_clearly(sample: Path) -> None:
+    (sample / "Templates" / "Daily.md").write_bytes(LATIN1)
+    before = hash_tree(sample)
+    code, _, err = run(sample, "daily", "hello", *AT)
+    assert code == 1
+    assert err == ("Error: the daily template Templates/Daily.md is not valid UTF-8 (byte 41); "
+                   "vaultmem will not use it; re-save it as UTF-8 first; nothing was written\n")
+    assert hash_tree(sample) == before
+
+
+def test_memory_that_is_not_utf8_is_still_read(sample: Path) -> None:
+    (sample / "MEMORY.md").write_bytes(b"# Memory\n\n## Facts\n- caf\xe9\n")
+    code, out, _ = run(sample, "read", "--json")
+    assert code == 0 and json.loads(out)["categories"]["facts"] == ["caf\ufffd"]
+
+
