@@ -109,3 +109,39 @@ def test_memory_that_is_not_utf8_is_still_read(sample: Path) -> None:
     assert code == 0 and json.loads(out)["categories"]["facts"] == ["caf\ufffd"]
 
 
+def test_fact_on_invalid_yaml_names_the_line_and_the_fix(sample: Path) -> None:
+    (sample / "People" / "Kim.md").write_text("---\ntype: person\nrole: dev: lead\n---\n# Kim\n")
+    before = hash_tree(sample)
+    for args in (["fact", "Kim", "timezone", "UTC"], ["archive", "Kim"]):
+        code, out, err = run(sample, *args, *AT)
+        assert (code, out) == (1, "")
+        assert err == ("Error: People/Kim.md: its frontmatter is not valid YAML (line 3: mapping "
+                       "values are not allowed in this context), so a property written there "
+                       "would not read back; fix that line (quote a value holding : or #, close "
+                       "a [ or {), then try again; nothing was written\n")
+    assert hash_tree(sample) == before
+
+
+UNCLOSED = "---\ntype: person\nrole: dev\n\n# Kim\nbody\n"
+
+
+@pytest.mark.parametrize("args", [["fact", "Kim", "timezone", "UTC"], ["archive", "Kim"],
+                                  ["fact", "Kim", "timezone", "UTC", "--dry-run"]])
+def test_an_unclosed_frontmatter_gets_no_second_block(sample: Path, args: list[str]) -> None:
+    (sample / "People" / "Kim.md").write_text(UNCLOSED)
+    before = hash_tree(sample)
+    code, out, err = run(sample, *args, *AT)
+    assert (code, out) == (1, "")
+    assert err == ("Error: People/Kim.md: its frontmatter opens with --- on line 1 but no line "
+                   "--- closes it; add a --- line after the last property (or remove line 1 if "
+                   "it opens no properties), then try again; nothing was written\n")
+    assert hash_tree(sample) == before
+
+
+def test_an_unclosed_frontmatter_still_takes_daily_entries(sample: Path) -> None:
+    daily = sample / "Daily" / "2026-11-29.md"
+    daily.write_text("---\nmood: fine\n\n# Sunday\n")
+    assert run(sample, "daily", "Late note", *AT)[:2] == (0, "appended Daily/2026-11-29.md\n")
+    assert daily.read_text() == "---\nmood: fine\n\n# Sunday\n\n### 14:05 — Late note\n"
+
+
