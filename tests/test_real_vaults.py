@@ -145,3 +145,10 @@ def test_an_unclosed_frontmatter_still_takes_daily_entries(sample: Path) -> None
     assert daily.read_text() == "---\nmood: fine\n\n# Sunday\n\n### 14:05 — Late note\n"
 
 
+def test_show_prints_no_line_for_a_whole_file_problem(sample: Path) -> None:
+    (sample / "Blob.md").write_bytes(b"a\x00b\n")
+    assert run(sample, "show", "Blob") == (0, "Blob  (note)  Blob.md\nProblems (1):\n"
+                                              "  binary: binary data in a .md file; not indexed\n",
+                                           "")
+
+
