@@ -152,3 +152,21 @@ def test_show_prints_no_line_for_a_whole_file_problem(sample: Path) -> None:
                                            "")
 
 
+def test_lint_text_has_every_line_the_json_has(sample: Path) -> None:
+    (sample / "Bad.md").write_text("---\ntags: [a\n---\nsee [[Home]] and [[Nowhere]]\n")
+    code, out, _ = run(sample, "lint", "--kind", "frontmatter", "--kind", "broken-link")
+    findings = json.loads(run(sample, "lint", "--json", "--kind", "frontmatter", "--kind",
+                              "broken-link")[1])["findings"]
+    assert code == 0
+    assert [(f["kind"], f["line"]) for f in findings] == [
+        ("frontmatter", 2), ("broken-link", 4), ("broken-link", 10)]
+    assert out == (
+        "frontmatter     Bad.md:2: invalid YAML frontmatter: did not find expected ',' or ']'; "
+        "fix the properties (quote values with : or #)\n"
+        "broken-link     Bad.md:4: [[Nowhere]] does not resolve\n"
+        "                -> create the note or fix the link\n"
+        "broken-link     Daily/2026-11-28.md:10: [[Invoice Parser v2]] does not resolve\n"
+        "                -> create the note or fix the link\n"
+        "3 finding(s).\n")
+
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import click
@@ -9,6 +10,7 @@ import click
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
+from ..model import Finding
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 
@@ -97,6 +99,20 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], as_json: boo
     if as_json:
         emit({"findings": [f.to_dict() for f in findings]}, str, True)
     else:
-        say(report.findings_text(findings))
+        say(report.findings_text([_placed(f) for f in findings]))
     if check and findings:
         sys.exit(1)
+
+
+def _placed(finding: Finding) -> Finding:
+    """The finding with its line in the message (``path:line: ...``, as link findings word
+    it), so the text shows every line ``--json`` has: file problems name only the path."""
+    if finding.line is None or not finding.notes:
+        return finding
+    for path in (f"{finding.notes[0]}.md", finding.notes[0]):
+        if finding.message.startswith(f"{path}:{finding.line}: "):
+            return finding
+        if finding.message.startswith(f"{path}: "):
+            rest = finding.message[len(path) + 2 :]
+            return dataclasses.replace(finding, message=f"{path}:{finding.line}: {rest}")
+    return dataclasses.replace(finding, message=f"{finding.message} (line {finding.line})")
