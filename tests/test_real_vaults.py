@@ -170,3 +170,12 @@ def test_lint_text_has_every_line_the_json_has(sample: Path) -> None:
         "3 finding(s).\n")
 
 
+def test_lesson_body_goes_under_rule(sample: Path) -> None:
+    code, out, _ = run(sample, "lesson", "Rafael - Crop margins", "--agent", "Rafael",
+                       "--body", "Crop 2% margins before OCR.\n\nSeen on photos.", *AT)
+    assert (code, out) == (0, "created Lessons/Rafael - Crop margins.md\n")
+    text = (sample / "Lessons" / "Rafael - Crop margins.md").read_text()
+    assert text.endswith("# Rafael - Crop margins\n\n## Rule\nCrop 2% margins before OCR.\n\n"
+                         "Seen on photos.\n\n## Why\n\n## Sources\n")
+
+
