@@ -179,3 +179,27 @@ def test_lesson_body_goes_under_rule(sample: Path) -> None:
                          "Seen on photos.\n\n## Why\n\n## Sources\n")
 
 
+def test_versions_start_at_one_and_every_one_is_in_the_history(sample: Path) -> None:
+    path = sample / "People" / "Priya Nair.md"
+    assert run(sample, "fact", "Priya", "languages", "English", *AT)[1] == (
+        "updated People/Priya Nair.md (version 1)\n")
+    assert run(sample, "fact", "Priya", "languages", "English, Hindi", *AT)[1].startswith(
+        "updated People/Priya Nair.md (version 2)\n  conflict detected")
+    assert run(sample, "fact", "Priya", "team", "3", *AT)[1] == (
+        "updated People/Priya Nair.md (version 3)\n")
+    text = path.read_text()
+    assert "\nversion: 3\n" in text
+    assert text.endswith("\n## History\n- v1 (2026-11-29): languages = English\n"
+                         "- v2 (2026-11-29): languages = English, Hindi\n"
+                         "- v3 (2026-11-29): team = 3\n")
+
+
+def test_a_history_without_a_version_property_goes_on_from_its_last_version(
+        sample: Path) -> None:
+    path = sample / "People" / "Kim.md"
+    path.write_text("---\ntype: person\n---\n# Kim\n\n## History\n"
+                    "- v1 (2026-11-20): role = dev (kept over lead in [[Home]])\n")
+    assert run(sample, "fact", "Kim", "timezone", "UTC", *AT)[1] == (
+        "updated People/Kim.md (version 2)\n")
+    assert path.read_text().endswith("- v1 (2026-11-20): role = dev (kept over lead in [[Home]])\n"
+                                     "- v2 (2026-11-29): timezone = UTC\n")
