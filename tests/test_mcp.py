@@ -193,3 +193,27 @@ def test_bad_vault_exits_with_message(tmp_path: Path) -> None:
                           timeout=TIMEOUT, cwd=ROOT, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("Error: ")
+
+
+def test_argument_errors_are_plain_and_name_the_valid_values(sample: Path) -> None:
+    """An unknown type is an error naming the valid ones (not an empty answer); an argument
+    that fails validation says which and why, without pydantic's model, echo or links."""
+
+    async def errors(session: Any) -> list[tuple[bool, str]]:
+        return [
+            await call(session, "search", query="ocr", type="persn"),
+            await call(session, "search", query="ocr", limit=0),
+            await call(session, "now", action="bogus", text="x"),
+            await call(session, "search", query="Lucy Tan", type="Person", limit=1),
+        ]
+
+    bad_type, bad_limit, bad_action, typed = talk(sample, errors)
+    assert bad_type == (True, "Error executing tool search: unknown type 'persn'; use one of "
+                              "agent, core, daily, decision, fact, kpi, learning, lesson, note, "
+                              "now, person, project")
+    assert bad_limit == (True, "Error executing tool search: limit: Input should be greater "
+                               "than or equal to 1; fix the arguments and call again")
+    assert bad_action == (True, "Error executing tool now: action: Input should be 'set', "
+                                "'add', 'done', 'block', 'unblock' or 'clear'; fix the arguments "
+                                "and call again")
+    assert not typed[0] and json.loads(typed[1])["results"][0]["id"] == "People/Lucy Tan"

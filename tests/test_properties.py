@@ -288,7 +288,8 @@ def check_lint_names_every_problem(vault: Vault) -> None:
     """Every problem of the index is a lint finding naming its note and path."""
     findings = {(f.kind, f.notes[0], f.line, f.message) for f in lint(vault, orphans=False)
                 if f.kind in FILE_KINDS}
-    expected = {(p.kind, p.path.removesuffix(".md"), p.line, f"{p.path}: {p.message}")
+    expected = {(p.kind, p.path.removesuffix(".md"), p.line,
+                 f"{p.path}{'' if p.line is None else f':{p.line}'}: {p.message}")
                 for p in vault.index.problems}
     assert findings == expected
 

@@ -41,7 +41,7 @@ def test_fact_updates_property_and_keeps_history(sample: Path) -> None:
 
 def test_new_fact_attribute_is_no_conflict(sample: Path) -> None:
     data = results(run(sample, "fact", "Priya Nair", "languages", "English", "--json", *AT)[1])
-    assert (data[0]["version"], data[0]["conflict"], data[0]["messages"]) == (2, False, [])
+    assert (data[0]["version"], data[0]["conflict"], data[0]["messages"]) == (1, False, [])
 
 
 def test_fact_dry_run_shows_diff_and_writes_nothing(sample: Path) -> None:

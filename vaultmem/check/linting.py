@@ -54,7 +54,8 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
     """Files that could not be read or parsed cleanly, and sync tools' conflict copies."""
     for problem in vault.index.problems:
         note = problem.path.removesuffix(".md")
-        yield finding(problem.kind, note, problem.line, f"{problem.path}: {problem.message}",
+        where = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
+        yield finding(problem.kind, note, problem.line, f"{where}: {problem.message}",
                       "", problem.message)
     for note_id in (i for i, role in vault.index.other.items() if role == "sync-copy"):
         original = (copy_of(f"{note_id}.md") or "").removesuffix(".md")

@@ -50,8 +50,9 @@ def scan_summary(vault: Vault) -> Json:
 
 def _problem(problem: Any) -> Json:
     """A file problem in the shape of a finding."""
+    where = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
     return {"kind": problem.kind, "notes": [problem.path.removesuffix(".md")],
-            "line": problem.line, "message": f"{problem.path}: {problem.message}"}
+            "line": problem.line, "message": f"{where}: {problem.message}"}
 
 
 def scan_text(summary: Json, *, shown: str | None = None) -> str:
@@ -119,19 +120,24 @@ def show_text(data: Json) -> str:
         out.append("Frontmatter:")
         out += [f"  {k}: {json.dumps(v, ensure_ascii=False)}"
                 for k, v in data["frontmatter"].items()]
-    out += _section("Headings", [f"L{h['line']} {'#' * h['level']} {h['text']}"
+    out += _section("Headings", [f"{_at(h)}{'#' * h['level']} {h['text']}"
                                  for h in data["headings"]])
-    out += _section("Block ids", [f"L{b['line']} ^{b['id']}" for b in data["block_ids"]])
-    out += _section("Fields", [f"L{f['line']} {f['key']}:: {f['value']}" for f in data["fields"]])
-    out += _section("Tasks", [f"L{t['line']} [{t['state']}] {t['text']}" for t in data["tasks"]])
-    out += _section("Links", [f"L{link['line']} {link['raw']} -> "
+    out += _section("Block ids", [f"{_at(b)}^{b['id']}" for b in data["block_ids"]])
+    out += _section("Fields", [f"{_at(f)}{f['key']}:: {f['value']}" for f in data["fields"]])
+    out += _section("Tasks", [f"{_at(t)}[{t['state']}] {t['text']}" for t in data["tasks"]])
+    out += _section("Links", [f"{_at(link)}{link['raw']} -> "
                               f"{link['resolved'] or '(unresolved)'}"
                               + (" (ambiguous)" if link["ambiguous"] else "")
                               for link in data["links"]])
-    out += _section("Backlinks", [f"{b['id']} L{b['line']} {b['raw']}" for b in data["backlinks"]])
-    out += _section("Problems", [f"L{p['line']} {p['kind']}: {p['message']}"
+    out += _section("Backlinks", [f"{b['id']} {_at(b)}{b['raw']}" for b in data["backlinks"]])
+    out += _section("Problems", [f"{_at(p)}{p['kind']}: {p['message']}"
                                  for p in data["problems"]])
     return "\n".join(out)
+
+
+def _at(item: Json) -> str:
+    """``L12 `` for an item on line 12; nothing for one with no line (a whole-file problem)."""
+    return f"L{item['line']} " if item.get("line") is not None else ""
 
 
 def _section(title: str, rows: list[str]) -> list[str]:

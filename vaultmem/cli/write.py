@@ -192,7 +192,7 @@ def decide(vault: Vault, title: str, topic: str, by: str | None, supersedes: str
 @click.option("--source", metavar="NOTE", help="Where it was learned.")
 @click.option("--status", default="observing", show_default=True,
               type=click.Choice(["observing", "active", "confirmed"]))
-@click.option("--body", help="The rule, in the note's body.")
+@click.option("--body", help="The rule, written under the note's ## Rule.")
 @click.option("--force", is_flag=True, help="Create even if a similar note exists.")
 @write_options
 @with_vault

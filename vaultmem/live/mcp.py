@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import MissingExtra
@@ -13,6 +13,7 @@ from .mcp_write import WriteTools
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from pydantic import ValidationError
 
 INSTRUCTIONS = (
     "Long-term memory kept in an Obsidian vault that people edit too. Call `context` at the "
@@ -93,8 +94,8 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True) -
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
         raise MissingExtra("mcp needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") from exc
-    server: MCPServer = MCPServer("vaultmem", version=__version__, instructions=INSTRUCTIONS,
-                                  log_level="WARNING")
+    server: MCPServer = _plain_errors(MCPServer)("vaultmem", version=__version__,
+                                                 instructions=INSTRUCTIONS, log_level="WARNING")
     tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache),
                        watch=watch)
     for name, description in READ_TOOLS.items():
@@ -103,6 +104,38 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True) -
         for name, description in WRITE_TOOLS.items():
             _add(server, getattr(tools, name), name, description, read_only=False)
     return server
+
+
+def _plain_errors(base: type[MCPServer]) -> type[MCPServer]:
+    """``base`` whose tools answer arguments that fail validation with the plain reason
+    (``limit: Input should be greater than or equal to 1``), without pydantic's model name,
+    input echo and documentation links."""
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
+
+    class PlainErrors(base):  # type: ignore[misc,valid-type]
+        """The MCP server with plain argument errors."""
+
+        async def call_tool(self, name: str, arguments: dict[str, Any],
+                            context: Any = None) -> Any:
+            """Call a tool; a validation error's text is replaced by its plain reasons."""
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                if not isinstance(exc.__cause__, ValidationError):
+                    raise
+                # the cause is kept: the SDK logs the rejected fields' names from it
+                raise ToolError(f"Error executing tool {name}: {plain(exc.__cause__)}") \
+                    from exc.__cause__
+
+    return PlainErrors
+
+
+def plain(error: ValidationError) -> str:
+    """Each failed argument and why, e.g. ``limit: Input should be greater than or equal to 1``."""
+    reasons = [f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
+               for item in error.errors(include_url=False, include_input=False)]
+    return "; ".join(reasons) + "; fix the arguments and call again"
 
 
 def _add(server: MCPServer, fn: Callable[..., str], name: str, description: str, *,

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 from .. import clock
 from ..check import report
 from ..check.conflicts import KINDS, find_conflicts
+from ..config import ROOT_FILES
 from ..errors import UsageError, VaultmemError
 from ..index.notes import Index
+from ..index.tallies import tallies
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
@@ -82,6 +84,17 @@ def _keep_out_of_collections() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+def _known_type(vault: Vault, kind: str | None) -> None:
+    """Refuse a type no note can have (a filter by it would find nothing, silently): known
+    types are vaultmem's own and those the vault's notes have."""
+    builtin = {*vault.config.folders, *ROOT_FILES.values(), "daily", "note"}
+    if not kind or kind.casefold() in builtin:
+        return
+    known = builtin | set(tallies(vault.index.store).by_type)
+    if kind.casefold() not in known:
+        raise UsageError(f"unknown type {kind!r}; use one of {', '.join(sorted(known))}")
 
 
 class Tools:
@@ -156,6 +169,7 @@ class Tools:
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
         with self.fresh() as vault:
+            _known_type(vault, type)
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
                           limit=limit, passages=passages)
             return self.out({"query": query, "results": [h.to_dict() for h in hits]})

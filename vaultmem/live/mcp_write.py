@@ -80,7 +80,8 @@ class WriteTools(Tools):
                                                 "to.")] = None,
         source: Source = None,
         status: Literal["observing", "active", "confirmed"] = "observing",
-        body: Body = None,
+        body: Annotated[str | None, Field(description="The rule, in Markdown; it goes under "
+                                          "the note's ## Rule.")] = None,
         force: Force = False,
         dry_run: DryRun = False,
     ) -> str:

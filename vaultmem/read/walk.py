@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat as modes
 from dataclasses import dataclass, field
 
 from ..config import Config
@@ -53,7 +54,7 @@ def list_vault(config: Config) -> Listing:
                 if info is not None:
                     info.role = _role(path, config, ignore)
                     listing.notes.append(info)
-            else:
+            else:  # never opened, so a named pipe here blocks nothing
                 listing.attachments.append(path)
     listing.notes.sort(key=lambda info: info.path)
     listing.attachments.sort()
@@ -101,14 +102,31 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _stat(entry: os.DirEntry[str], path: str, listing: Listing) -> FileInfo | None:
-    """Size and mtime of a note, or a problem when it cannot be read."""
+    """Size and mtime of a note, or a problem when it cannot be read.
+
+    Only regular files are notes: opening a named pipe would wait for a writer forever.
+    """
     try:
         stat = entry.stat()
     except OSError as exc:
         listing.problems.append(Problem(path, "unreadable", f"cannot read: {exc}", None))
         return None
+    if not modes.S_ISREG(stat.st_mode):
+        kind = ("a symbolic link to " if entry.is_symlink() else "") + file_kind(stat.st_mode)
+        listing.problems.append(Problem(path, "unreadable", f"not a regular file ({kind}), so "
+                                        "vaultmem does not open it; remove it or rename it "
+                                        "without .md", None))
+        return None
     return FileInfo(path, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
                     inode=stat.st_ino)
+
+
+def file_kind(mode: int) -> str:
+    """What kind of file system object a non-regular ``mode`` is."""
+    kinds = ((modes.S_ISFIFO, "a named pipe"), (modes.S_ISSOCK, "a socket"),
+             (modes.S_ISDIR, "a folder"),
+             (modes.S_ISCHR, "a character device"), (modes.S_ISBLK, "a block device"))
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _ignore_matcher(filters: list[str]) -> re.Pattern[str] | None:

@@ -7,14 +7,16 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..errors import VaultmemError
-from ..model import Json, Note
+from ..model import Json, Note, Problem
+from ..read.fences import split
 from ..read.parse import parse_note
 from ..secrets import check_text
 from ..vault import Vault
-from .files import read_bytes, update
-from .paths import inside
+from .files import update
+from .note_file import read_text
 
 Check = Callable[[Note], str | None]  # returns what is wrong, or None
+YAML_PROBLEM = "invalid YAML frontmatter: "  # how read.frontmatter words a YAML error
 
 
 class WriteRefused(VaultmemError):
@@ -63,9 +65,11 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
             return after
         guard(vault, *_added(text, after), where=rel)  # whatever a write adds, keys included
         note = parse_note(rel, after.encode("utf-8"), vault.config)
-        new_problems = {p.kind for p in note.problems} - _kinds(vault, rel, text)
-        problem = (f"the note would not parse cleanly ({', '.join(sorted(new_problems))})"
-                   if new_problems else check(note) if check else None)
+        had = _problems(vault, rel, text)
+        new_problems = {p.kind for p in note.problems} - {p.kind for p in had}
+        problem = (_unusable_frontmatter(text, after, had)
+                   or (f"the note would not parse cleanly ({', '.join(sorted(new_problems))})"
+                       if new_problems else check(note) if check else None))
         if problem:
             raise WriteRefused(f"{rel}: {problem}; nothing was written")
         return after
@@ -79,11 +83,43 @@ def _added(before: str | None, after: str) -> list[str]:
     return [line for line in after.splitlines() if line not in old]
 
 
-def _kinds(vault: Vault, rel: str, text: str | None) -> set[str]:
-    """Problem kinds the note already had (an edit may keep, never add, problems)."""
+def _problems(vault: Vault, rel: str, text: str | None) -> list[Problem]:
+    """The problems the note already had (an edit may keep, never add, problems)."""
     if text is None:
-        return set()
-    return {p.kind for p in parse_note(rel, text.encode("utf-8"), vault.config).problems}
+        return []
+    return parse_note(rel, text.encode("utf-8"), vault.config).problems
+
+
+def _unusable_frontmatter(before: str | None, after: str, had: list[Problem]) -> str | None:
+    """Why an edit of the properties cannot be made safely, if it changes them: the note opens
+    a frontmatter it never closes (a new block would be added above it), or its frontmatter
+    does not parse (what is written could not be read back)."""
+    if before is None or _properties(before) == _properties(after):
+        return None
+    if _properties(before) is None and before.removeprefix("\ufeff").split("\n", 1)[0] \
+            .rstrip() == "---":
+        return ("its frontmatter opens with --- on line 1 but no line --- closes it; add a "
+                "--- line after the last property (or remove line 1 if it opens no properties), "
+                "then try again")
+    bad = next((p for p in had if p.kind == "frontmatter"), None)
+    return None if bad is None else _unparsed(bad)
+
+
+def _unparsed(problem: Problem) -> str:
+    """What is wrong with frontmatter that does not parse, at the line the parser gave, and
+    the fix."""
+    where = f"line {problem.line}: " if problem.line else ""
+    what, yaml, _ = problem.message.removeprefix(YAML_PROBLEM).partition("; fix the properties")
+    if problem.message.startswith(YAML_PROBLEM) and yaml:
+        return (f"its frontmatter is not valid YAML ({where}{what}), so a property written "
+                "there would not read back; fix that line (quote a value holding : or #, close "
+                "a [ or {), then try again")
+    return f"its frontmatter cannot be read ({where}{problem.message}), then try again"
+
+
+def _properties(text: str) -> list[str] | None:
+    """The frontmatter lines of ``text`` (None: it has no frontmatter)."""
+    return split(text.removeprefix("\ufeff"))[0]
 
 
 def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
@@ -92,8 +128,7 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
     run = checked(vault, rel, change, check)
     note_id = rel.removesuffix(".md")
     if dry_run:
-        data = read_bytes(inside(vault.root, rel))  # a dry run refuses what the write would
-        before = data.decode("utf-8") if data is not None else None
+        before = read_text(vault.root, rel)  # a dry run refuses what the write would
         after = run(before)
         if after is None or after == before:
             return WriteResult("unchanged", note_id, rel)

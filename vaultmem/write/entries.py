@@ -19,6 +19,7 @@ from .sections import append_text, append_to_section
 from .templates import builtin_names, render, template_text
 
 FUZZY_MIN = 90
+RULE = "Rule"  # the section of a lesson note its rule is written in (and read from)
 SHORT_NAME = 5
 
 
@@ -78,9 +79,10 @@ def _expect(kind: str, props: Mapping[str, Value]) -> Check:
 
 def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value] | None = None,
              links: Mapping[str, Sequence[str]] | None = None, body: str | None = None,
-             force: bool = False, dry_run: bool = False,
-             when: dt.datetime | None = None) -> WriteResult:
-    """Create a note of type ``kind`` titled ``title`` in its folder, from its template."""
+             force: bool = False, dry_run: bool = False, when: dt.datetime | None = None,
+             section: str | None = None) -> WriteResult:
+    """Create a note of type ``kind`` titled ``title`` in its folder, from its template;
+    ``body`` goes under ``## section`` (made if the template has none), else at the end."""
     fields, links = dict(fields or {}), dict(links or {})
     guard(vault, title, body, *(str(v) for v in fields.values()), where=f"new {kind}")
     folder = vault.config.folders.get(kind)
@@ -97,7 +99,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     props = _props(vault, rel[:-3], fields, links)
     text = set_properties(render(template_text(vault.config, kind), vault.config, title, when),
                           props)
-    text = append_text(text, body.rstrip("\n") + "\n") if body else text
+    text = _with_body(text, body, section)
 
     def create(old: str | None) -> str:
         if old is not None:
@@ -106,6 +108,15 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
 
     return apply(vault, rel, create, action="created", check=_expect(kind, props),
                  dry_run=dry_run)
+
+
+def _with_body(text: str, body: str | None, section: str | None) -> str:
+    """The new note's text with ``body`` under ``## section``, or at the end."""
+    if not body or not body.strip():
+        return text
+    if section is None:
+        return append_text(text, body.rstrip("\n") + "\n")
+    return append_to_section(text, section, body.strip("\n").splitlines())
 
 
 def history_line(when: dt.date, text: str) -> str:
@@ -162,4 +173,4 @@ def lesson(vault: Vault, title: str, *, agent: str, pattern_key: str | None = No
     links = {"agent": [agent_note.id], "applies_to": [applies_to] if applies_to else [],
              "source": [source] if source else []}
     return new_note(vault, "lesson", title, fields=fields, links=links, body=body, force=force,
-                    dry_run=dry_run, when=when)
+                    dry_run=dry_run, when=when, section=RULE)

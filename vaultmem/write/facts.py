@@ -18,6 +18,7 @@ from .sections import append_to_section, section_lines
 HOUSEKEEPING = {"type", "tags", "tag", "aliases", "alias", "version", "updated", "created",
                 "cssclasses", "cssclass", "permalink", "publish", "generated_by", "date"}
 NUMBER = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)")
+HISTORY_VERSION = re.compile(r"\s*[-*+]\s+v(\d+)\s+\(")  # ``- v2 (2026-11-29): ...``
 
 
 def parse_value(text: str) -> Value:
@@ -85,7 +86,10 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
             raise UsageError(f"{note.path} disappeared; nothing was written")
         data = frontmatter.parse(note.path, text.removeprefix("\ufeff")).data
         key = own_key(data, attribute)
-        old, version = data.get(key), _version(data.get("version"))
+        old = data.get(key)
+        # the value being replaced is kept as the note's current version (v1 when none is
+        # recorded); with nothing to keep, the new value is the first version recorded
+        version = max(_recorded_version(data, text), 1 if old is not None else 0)
         outcome.update(old=old, version=version + 1)
         if old is not None and same_value(old, new):
             return None
@@ -106,9 +110,15 @@ def own_key(data: dict[str, object], attribute: str) -> str:
     return next((key for key in data if key.casefold() == wanted), attribute)
 
 
-def _version(value: object) -> int:
-    """The note's current version (1 when it has none)."""
-    return value if isinstance(value, int) and value > 0 else 1
+def _recorded_version(data: dict[str, object], text: str) -> int:
+    """The note's current version: its ``version`` property, else the highest ``vN`` of its
+    ``## History`` list, else 0 (no version recorded yet)."""
+    value = data.get("version")
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    listed = [int(m.group(1)) for line in section_lines(text, "History")
+              if (m := HISTORY_VERSION.match(line))]
+    return max(listed, default=0)
 
 
 def _history(text: str, attribute: str, old: object, version: int, data: dict[str, object],
@@ -158,7 +168,8 @@ def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
         if text is None:
             raise UsageError(f"{note.path} disappeared; nothing was written")
         data = frontmatter.parse(note.path, text.removeprefix("\ufeff")).data
-        version, value = _version(data.get("version")), data.get(own_key(data, attribute))
+        version = max(_recorded_version(data, text), 1)
+        value = data.get(own_key(data, attribute))
         line = f"- v{version} ({today}): {attribute} = {value} (kept over {over})"
         text = set_properties(text, {"updated": today.isoformat()})
         return append_to_section(text, "History", [line])

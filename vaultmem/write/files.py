@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import VaultmemError
 from .locks import file_lock
+from .note_file import NotWritable, decode, open_note
 from .paths import OutsideVault, checked_parts, inside, within
 from .watched import LEASE_WAIT, lease, lease_kept, read_all, same, settled_bytes, unlease
 
@@ -23,10 +24,6 @@ STALE_TEMP = 300.0  # s after which a note's temp file counts as left by a dead 
 
 class WriteConflict(VaultmemError):
     """A file kept changing while vaultmem tried to update it; nothing was written."""
-
-
-class NotWritable(VaultmemError):
-    """A note cannot be edited safely (not UTF-8, or not a regular file)."""
 
 
 @dataclass(frozen=True)
@@ -119,25 +116,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it does not exist."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
-def _decode(rel: str, data: bytes | None) -> str | None:
-    """Text of a note to edit; refuses what cannot be rewritten without loss."""
-    if data is None:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise NotWritable(f"{rel} is not valid UTF-8 (byte {exc.start}); vaultmem will not "
-                          "rewrite it; re-save it as UTF-8 first") from exc
-
-
 def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> Change:
     """Apply ``change`` to vault file ``rel`` under its lock, with compare-and-swap.
 
@@ -151,8 +129,8 @@ def update(root: Path, rel: str, change: Callable[[str | None], str | None]) -> 
     with file_lock(root, rel) as fs_now:
         _sweep(path, fs_now)
         for _ in range(RETRIES):
-            with _opened(path) as old:
-                text = _decode(rel, old.data if old else None)
+            with _opened(path, rel) as old:
+                text = decode(rel, old.data) if old else None
                 after = change(text)
                 if after is None or after == text:
                     return Change(path, text, text)
@@ -210,11 +188,10 @@ def _store(path: Path, old: _Original | None, data: bytes) -> bool:
 
 
 @contextlib.contextmanager
-def _opened(path: Path) -> Iterator[_Original | None]:
+def _opened(path: Path, rel: str) -> Iterator[_Original | None]:
     """The note as it is now, its file held open meanwhile (None: there is no such file)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
+    fd = open_note(path, rel)
+    if fd is None:
         yield None
         return
     try:

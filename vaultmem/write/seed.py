@@ -40,7 +40,8 @@ def write_fact(vault: Vault, fact: str, category: str, *, when: dt.datetime | No
 def read_memory(vault: Vault) -> Json:
     """MEMORY.md's text and its category lists (what ``memory_op.py read`` printed)."""
     path = vault.root / MEMORY_PATH
-    text = path.read_text(encoding="utf-8-sig") if path.is_file() else ""
+    # as the scan reads it: bytes that are not UTF-8 are shown replaced, not a crash
+    text = path.read_bytes().decode("utf-8-sig", "replace") if path.is_file() else ""
     categories = {key: [line[2:] for line in section_lines(text, title) if line.startswith("- ")]
                   for key, title in CATEGORIES.items()}
     return {"path": MEMORY_PATH, "text": text, "categories": categories}

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import UsageError
 from ..moment import format_moment
+from .note_file import NotWritable
 
 # installed: <site-packages>/vaultmem/templates; from a checkout: <repo>/templates
 PLACES = (Path(__file__).resolve().parents[1] / "templates",
@@ -35,8 +36,8 @@ def _user_template(config: Config, kind: str) -> Path | None:
     if not config.templates_folder:
         return None
     folder = config.root / config.templates_folder
-    matches = sorted(p for p in folder.glob("*.md") if p.stem.lower() == kind.lower()) \
-        if folder.is_dir() else []
+    matches = sorted(p for p in folder.glob("*.md")
+                     if p.stem.lower() == kind.lower() and p.is_file()) if folder.is_dir() else []
     return matches[0] if matches else None
 
 
@@ -46,7 +47,13 @@ def template_text(config: Config, kind: str) -> str:
     if not path.is_file():
         raise UsageError(f"no template for type {kind!r}; known types: "
                          f"{', '.join(builtin_names())}")
-    return path.read_text(encoding="utf-8-sig")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        shown = path.relative_to(config.root) if path.is_relative_to(config.root) else path
+        raise NotWritable(f"the {kind} template {shown.as_posix()} is not valid UTF-8 (byte "
+                          f"{exc.start}); vaultmem will not use it; re-save it as UTF-8 "
+                          "first; nothing was written") from exc
 
 
 def render(text: str, config: Config, title: str, when: dt.datetime) -> str:
