@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem.regular_files import NotRegularFile, read_regular
+
 from .conftest import ROOT, hash_tree
 from .test_cli import run
 
@@ -204,3 +206,21 @@ def test_a_history_without_a_version_property_goes_on_from_its_last_version(
         "updated People/Kim.md (version 2)\n")
     assert path.read_text().endswith("- v1 (2026-11-20): role = dev (kept over lead in [[Home]])\n"
                                      "- v2 (2026-11-29): timezone = UTC\n")
+
+
+def test_settings_that_are_named_pipes_are_an_error_not_a_hang(tmp_path: Path) -> None:
+    (tmp_path / ".obsidian").mkdir()
+    os.mkfifo(tmp_path / ".obsidian" / "app.json")
+    (tmp_path / "Templates").mkdir()
+    os.mkfifo(tmp_path / "Templates" / "Pipe.md")  # read when looking for placeholders
+    done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(tmp_path), "scan"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "app.json: cannot read settings" in done.stderr
+    assert "is not a regular file (a named pipe)" in done.stderr
+
+
+def test_a_named_pipe_is_never_read_as_a_note(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "Pipe.md")
+    with pytest.raises(NotRegularFile, match="a named pipe"):
+        read_regular(tmp_path / "Pipe.md")

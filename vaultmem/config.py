@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, VaultNotFound
+from .regular_files import read_regular
 
 DEFAULT_FOLDERS: dict[str, str] = {
     "person": "People",
@@ -147,7 +148,7 @@ def _mostly_placeholders(folder: Path) -> bool:
     marked = 0
     for note in notes:
         with contextlib.suppress(OSError):
-            text = note.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(note, 1 << 16).decode("utf-8", "replace")
             marked += bool(PLACEHOLDER.search(text))
     return bool(notes) and marked * 2 > len(notes)
 
@@ -182,7 +183,7 @@ def _folder(value: Any) -> str:
 def _read_json_any(path: Path) -> Any:
     """A JSON settings file of any shape ({} when missing or broken: only a hint is read)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(read_regular(path).decode("utf-8-sig"))
     except (OSError, ValueError):
         return {}
 
@@ -190,7 +191,7 @@ def _read_json_any(path: Path) -> Any:
 def _read_json(path: Path) -> dict[str, Any]:
     """A JSON settings file as a dict; a missing file is empty, a broken one an error."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(read_regular(path).decode("utf-8-sig"))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
@@ -203,7 +204,7 @@ def _read_json(path: Path) -> dict[str, Any]:
 def _apply_toml(config: Config, path: Path) -> None:
     """Overlay ``.vaultmem/config.toml`` on the Obsidian settings."""
     try:
-        data = _parse_toml(path.read_text(encoding="utf-8"))
+        data = _parse_toml(read_regular(path).decode("utf-8"))
     except FileNotFoundError:
         return
     except (OSError, ValueError) as exc:

@@ -13,6 +13,7 @@ from ..model import Note, Problem
 from ..read.record import Entry, NoteDoc, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo
+from ..regular_files import read_regular
 from .doc import Meta, meta_of
 from .fts import passage_rows
 from .rows import note_rows
@@ -89,9 +90,8 @@ def parse_files(config: Config, infos: list[FileInfo],
 
 def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> Entry:
     """One file's cache entry."""
-    try:
-        with open(os.path.join(config.root, info.path), "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)  # a larger note is refused unread
+    try:  # a note replaced by a named pipe since it was listed must not block the scan
+        data = read_regular(os.path.join(config.root, info.path), MAX_BYTES + 1)
     except OSError as exc:
         return _failed_entry(info, "unreadable", f"cannot read: {exc}", resolver)
     try:
