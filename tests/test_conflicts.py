@@ -293,3 +293,17 @@ def test_an_alias_clash_names_two_notes_by_one_name(
     findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("alias-clash",),
                               today=TODAY, least=0.0)
     assert [(f.notes, f.confidence) for f in findings] == found
+
+
+def test_notes_one_per_folder_by_design_are_no_duplicates(tmp_path: Path) -> None:
+    for project in ("Work/Atlas", "Work/Beacon"):
+        for name in ("Kanban", "Resources", "Scratchpad"):
+            (tmp_path / project).mkdir(parents=True, exist_ok=True)
+            (tmp_path / project / f"{name}.md").write_text(BODY)  # one template for each
+    (tmp_path / "Inbox").mkdir()
+    (tmp_path / "Inbox" / "Scratchpad.md").write_text(BODY)  # a copy outside the structure
+    findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("duplicate",),
+                              today=TODAY)
+    assert sorted(pair for f in findings for pair in [tuple(f.notes)]) == [
+        ("Inbox/Scratchpad", "Work/Atlas/Scratchpad"),
+        ("Inbox/Scratchpad", "Work/Beacon/Scratchpad")]

@@ -30,6 +30,7 @@ SHORT = 5
 SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
 SURE_WORDS = 0.8  # ... so many that there is little doubt
 FEW_TERMS = 8  # fewer distinct terms than this in the two notes: too little text to weigh
+PARALLEL = 3  # names two folders share when they are built alike (one note of each per folder)
 # properties saying what kind of thing a note is: notes of two kinds are two entries
 KIND_KEYS = {"type", "category", "categories", "kind", "class", "template_type",
              "document_type"}
@@ -94,10 +95,29 @@ def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
     if memo is not None:
         memo.clear()
         memo.update(current)
+    names = _names_by_folder(metas)
     alike = [f for found in current.values() for f in found
-             if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))]
+             if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))
+             and not _parallel(f.notes[0], f.notes[1], names)]
     return [f for f in (_weighed(pair, metas, text) for pair in alike) if f is not None] \
         + _alias_clashes(metas)
+
+
+def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
+    """The note names in each folder."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for note_id in metas:
+        folder, _, name = note_id.rpartition("/")
+        found[folder].add(_key(name))
+    return found
+
+
+def _parallel(first: str, second: str, names: dict[str, set[str]]) -> bool:
+    """True when the two notes sit in folders built alike, holding ``PARALLEL`` or more names
+    in common (each project's Kanban, Resources and Scratchpad): one note per folder by
+    design, however alike their text from one template."""
+    folders = first.rpartition("/")[0], second.rpartition("/")[0]
+    return folders[0] != folders[1] and len(names[folders[0]] & names[folders[1]]) >= PARALLEL
 
 
 def _other_kinds(first: Mapping[str, object], second: Mapping[str, object]) -> bool:
