@@ -246,3 +246,39 @@ def test_heading_links_match_as_obsidian_and_github_read_them(tmp_path: Path) ->
     found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
     assert [(f["kind"], f["message"].split(": ", 1)[1]) for f in found] == [
         ("missing-heading", "[[Guide#ribbon-commands]]: no heading 'ribbon-commands' in Guide")]
+
+
+def test_ignored_findings_stay_quiet_and_are_counted(sample: Path) -> None:
+    home = sample / "Home.md"
+    home.write_text(home.read_text() + "[[Lucy Tn]]\n![[Gone.png]]\n")
+    (sample / "Old").mkdir()
+    (sample / "Old" / "Empty.md").write_text("")
+    found = json.loads(run(sample, "lint", "--json")[1])["findings"]
+    typo = next(f["id"] for f in found if "Lucy Tn" in f["message"])
+    before = hash_tree(sample)
+    code, out, _ = run(sample, "ignore", typo, "--why", "kept on purpose", "--dry-run")
+    assert code == 0 and out.startswith("would update .vaultmem/ignored.txt")
+    assert hash_tree(sample) == before  # a dry run writes nothing
+    assert run(sample, "ignore", typo, "--why", "kept on purpose")[0] == 0
+    assert run(sample, "ignore", "--folder", "Old/")[0] == 0
+    assert run(sample, "ignore", "--folder", "Old")[1].startswith("unchanged")
+    listed = (sample / ".vaultmem" / "ignored.txt").read_text()
+    assert listed.endswith(f"finding {typo}  # kept on purpose\nfolder Old\n")
+    data = json.loads(run(sample, "lint", "--json")[1])
+    assert [f["message"].split(": ", 1)[1] for f in data["findings"]] == [
+        "![[Gone.png]] does not resolve"]
+    assert data["ignored"] == {"broken-link": 1, "orphan": 1}
+    assert run(sample, "lint")[1].endswith(
+        "2 ignored finding(s) left out (broken-link 1, orphan 1): see .vaultmem/ignored.txt.\n")
+    assert run(sample, "ignore", "--kind", "broken-link")[0] == 0
+    assert json.loads(run(sample, "lint", "--json")[1])["findings"] == []
+
+
+def test_the_ignore_list_says_which_line_is_wrong(sample: Path) -> None:
+    (sample / ".vaultmem").mkdir(exist_ok=True)
+    (sample / ".vaultmem" / "ignored.txt").write_text("# mine\nkind orphan\nnote Home\n")
+    code, _, err = run(sample, "lint")
+    assert code == 2 and err == ("Error: .vaultmem/ignored.txt:3: expected 'finding ID', "
+                                 "'kind KIND' or 'folder FOLDER', found 'note Home'\n")
+    assert run(sample, "ignore")[2] == ("Error: give one finding id, or --kind KIND, or "
+                                        "--folder FOLDER\n")

@@ -307,3 +307,15 @@ def test_notes_one_per_folder_by_design_are_no_duplicates(tmp_path: Path) -> Non
     assert sorted(pair for f in findings for pair in [tuple(f.notes)]) == [
         ("Inbox/Scratchpad", "Work/Atlas/Scratchpad"),
         ("Inbox/Scratchpad", "Work/Beacon/Scratchpad")]
+
+
+def test_an_ignored_conflict_leaves_conflicts_and_the_context(sample: Path) -> None:
+    from vaultmem.recall.context import build_context
+
+    found = json.loads(run(sample, "conflicts", "--json")[1])["findings"]
+    assert [f["kind"] for f in found] == ["fact-conflict"]
+    assert "Open conflicts" in build_context(Vault(sample), agent="Rafael", query="Lucy").text
+    assert run(sample, "ignore", found[0]["id"], "--why", "she travels")[0] == 0
+    data = json.loads(run(sample, "conflicts", "--json")[1])
+    assert data["findings"] == [] and data["ignored"] == {"fact-conflict": 1}
+    assert "Open conflicts" not in build_context(Vault(sample), agent="Rafael", query="Lucy").text

@@ -43,6 +43,7 @@ DRY_RUNS = {
     "learn": ["learn", "error", "the import failed", "--pattern-key", "io.import"],
     "archive": ["archive", NOTE], "forget": ["forget", NOTE, "--force"],
     "resolve": ["resolve", "fact-conflict:00000000", "--auto"], "kpi": ["kpi", "Reading", "3"],
+    "ignore": ["ignore", "--kind", "orphan"],
 }
 WRITERS = {"sync", "restore", "import", "watch", "mcp"}  # write only; tested elsewhere
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config, find_vault, load_config
 from .errors import NoteNotFound
+from .ignored import Ignored, load_ignored
 from .model import Link, Note
 from .read.record import note_doc_of
 from .similar_names import NameIndex
@@ -79,6 +80,11 @@ class Vault:
         """(id, metadata with facts and history) of every note, without the search postings."""
         return list(documents(load_facts(self.store, self.index.states(),
                                          self.index.entries)))
+
+    @functools.cached_property
+    def ignored(self) -> Ignored:
+        """The findings its owner asked to leave out (``.vaultmem/ignored.txt``)."""
+        return load_ignored(self.root)
 
     @functools.cached_property
     def derived(self) -> dict[object, Any]:

@@ -33,9 +33,9 @@ def finding_id(kind: str, *parts: str) -> str:
 
 def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
                    today: dt.date | None = None, touching: set[str] | None = None,
-                   least: float = SHOWN) -> list[Finding]:
+                   least: float = SHOWN, quiet: bool = True) -> list[Finding]:
     """Every conflict of the given kinds at least ``least`` sure (0: all), sorted by kind and
-    notes.
+    notes; with ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``).
 
     ``touching`` limits the work to conflicts involving those notes: only they, the notes
     linking them (where facts about them are stated) and the decisions are read.
@@ -43,12 +43,15 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     today = today or clock.today()
     store = vault.store
     if store is None:
-        return [f for f in _find(vault, kinds, today, touching) if f.confidence >= least]
-    known = vault.derived.get(("conflicts", today))
-    if known is None:  # computed once per vault state (kept in the cache), then reused
-        known = vault.derived["conflicts", today] = _remembered(vault, store, today)
+        known = _find(vault, kinds, today, touching)
+    else:
+        known = vault.derived.get(("conflicts", today))
+        if known is None:  # computed once per vault state (kept in the cache), then reused
+            known = vault.derived["conflicts", today] = _remembered(vault, store, today)
+    ignored = vault.ignored
     return [f for f in known if f.kind in kinds and f.confidence >= least
-            and (touching is None or touching & set(f.notes))]
+            and (touching is None or touching & set(f.notes))
+            and not (quiet and ignored.quiets(f.id, f.kind, f.notes))]
 
 
 def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:

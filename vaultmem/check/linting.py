@@ -41,12 +41,16 @@ def finding(kind: str, note: str, line: int | None, message: str, suggestion: st
                    confidence=sure[0], reason=sure[1])
 
 
-def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN) -> list[Finding]:
-    """Every finding at least ``least`` sure (0: all), sorted by note, line and kind."""
+def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
+         quiet: bool = True) -> list[Finding]:
+    """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
+    ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
     found = list(file_problems(vault)) + list(link_findings(vault))
     if orphans:
         found += orphan_findings(vault)
-    return sorted((f for f in found if f.confidence >= least),
+    ignored = vault.ignored
+    return sorted((f for f in found if f.confidence >= least
+                   and not (quiet and ignored.quiets(f.id, f.kind, f.notes))),
                   key=lambda f: (f.notes[0], f.line or 0, f.kind, f.message))
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..ignored import PATH as IGNORED
 from ..index.tallies import tallies
 from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
@@ -158,17 +159,39 @@ def findings_text(findings: list[Finding]) -> str:
     return "\n".join(rows)
 
 
+class Sorted(NamedTuple):
+    """Findings sorted out for the owner: those shown, and how many of each kind were left out
+    as unsure or as ignored (``.vaultmem/ignored.txt``)."""
+
+    shown: list[Finding]
+    unsure: dict[str, int]
+    ignored: dict[str, int]
+
+
+def sorted_out(vault: Vault, findings: list[Finding], everything: bool = False) -> Sorted:
+    """Sort ``findings`` (made with none left out) into what to show and what to count."""
+    quiet = [f for f in findings if vault.ignored.quiets(f.id, f.kind, f.notes)]
+    taken = {id(f) for f in quiet}
+    unsure = [f for f in findings if id(f) not in taken and not everything
+              and f.confidence < SHOWN]
+    taken |= {id(f) for f in unsure}
+    return Sorted([f for f in findings if id(f) not in taken], by_kind(unsure), by_kind(quiet))
+
+
 def by_kind(findings: Iterable[Finding]) -> dict[str, int]:
     """How many findings of each kind, by kind."""
     return dict(sorted(Counter(f.kind for f in findings).items()))
 
 
-def left_out(unsure: dict[str, int]) -> str:
-    """A line saying how many unsure findings were left out, of which kinds ("" if none)."""
-    if not unsure:
-        return ""
-    kinds = ", ".join(f"{kind} {count}" for kind, count in unsure.items())
-    return f"\n{sum(unsure.values())} unsure finding(s) left out ({kinds}): --all lists them."
+def left_out(split: Sorted) -> str:
+    """Lines saying how many findings were left out as unsure or ignored ("" if none)."""
+    lines = []
+    for counts, why, how in ((split.unsure, "unsure", "--all lists them"),
+                             (split.ignored, "ignored", f"see {IGNORED}")):
+        if counts:
+            kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
+            lines.append(f"{sum(counts.values())} {why} finding(s) left out ({kinds}): {how}.")
+    return "".join(f"\n{line}" for line in lines)
 
 
 def graph_text(graph: nx.DiGraph) -> str:

@@ -59,7 +59,7 @@ COMMANDS = {
     "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",
-    "conflicts": "curate", "resolve": "curate", "kpi": "curate",
+    "conflicts": "curate", "resolve": "curate", "ignore": "curate", "kpi": "curate",
     "stale": "life", "archive": "life", "forget": "life", "restore": "life", "trash": "life",
     "learn": "learning", "capture": "learning", "reflect": "learning",
     "watch": "live", "mcp": "live", "export": "exchange", "import": "exchange",

@@ -8,11 +8,11 @@ import sys
 import click
 
 from ..check.conflicts import KINDS, find_conflicts
-from ..check.report import by_kind, left_out
+from ..check.report import left_out, sorted_out
 from ..curate.kpis import Kpi
 from ..errors import UsageError
 from ..generate.conflicts_note import REPORT_PATH, conflicts_note
-from ..model import SHOWN, Finding
+from ..model import Finding
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 from .write import report, write_options
@@ -47,18 +47,44 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
     Example:
       vaultmem --vault sample_vault conflicts --check
     """
-    found = find_conflicts(vault, kinds=kinds or KINDS, least=0.0)
-    findings = [f for f in found if everything or f.confidence >= SHOWN]
-    unsure = by_kind(f for f in found if not everything and f.confidence < SHOWN)
+    split = sorted_out(vault, find_conflicts(vault, kinds=kinds or KINDS, least=0.0,
+                                             quiet=False), everything)
+    findings = split.shown
     if write:
         from ..write.generated import write_generated
 
         result = write_generated(vault, REPORT_PATH, conflicts_note(findings))
         click.echo(f"{result.action} {result.path}", err=True)
-    emit({"findings": [f.to_dict() for f in findings], "unsure": unsure},
-         lambda _: _text(findings) + left_out(unsure), as_json)
+    emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,
+          "ignored": split.ignored}, lambda _: _text(findings) + left_out(split), as_json)
     if check and findings:
         sys.exit(1)
+
+
+@cli.command("ignore")
+@click.argument("finding", required=False)
+@click.option("--kind", help="Ignore every finding of this kind instead.")
+@click.option("--folder", help="Ignore every finding about notes in this folder instead.")
+@click.option("--why", default="", help="Why, kept beside the line for whoever reads it later.")
+@write_options
+@with_vault
+def ignore_command(vault: Vault, finding: str | None, kind: str | None, folder: str | None,
+                   why: str, dry_run: bool, as_json: bool, when: dt.datetime) -> None:
+    """Leave a finding (by its id), a whole kind or a folder out of lint's and conflicts'
+    findings from now on, in .vaultmem/ignored.txt (which people may edit by hand).
+
+    \b
+    Example:
+      vaultmem --vault sample_vault ignore --kind orphan --why "we link from dashboards"
+    """
+    from ..write.ignore_list import add_ignored
+
+    given = [(what, value) for what, value in (("finding", finding), ("kind", kind),
+                                               ("folder", folder)) if value]
+    if len(given) != 1:
+        raise UsageError("give one finding id, or --kind KIND, or --folder FOLDER")
+    what, value = given[0]
+    report([add_ignored(vault, what, value, why=why, dry_run=dry_run)], as_json)
 
 
 @cli.command("resolve")

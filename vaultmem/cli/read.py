@@ -9,7 +9,6 @@ import click
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
 from ..errors import UsageError
-from ..model import SHOWN
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 
@@ -98,12 +97,13 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
     if unknown:
         raise UsageError(f"unknown --kind {', '.join(unknown)}; use one of "
                          f"{', '.join(KINDS + FILE_KINDS)}")
-    found = [f for f in lint(vault, least=0.0) if not kinds or f.kind in kinds]
-    findings = [f for f in found if everything or f.confidence >= SHOWN]
-    unsure = report.by_kind(f for f in found if not everything and f.confidence < SHOWN)
+    split = report.sorted_out(vault, [f for f in lint(vault, least=0.0, quiet=False)
+                                      if not kinds or f.kind in kinds], everything)
+    findings = split.shown
     if as_json:
-        emit({"findings": [f.to_dict() for f in findings], "unsure": unsure}, str, True)
+        emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,
+              "ignored": split.ignored}, str, True)
     else:
-        say(report.findings_text(findings) + report.left_out(unsure))
+        say(report.findings_text(findings) + report.left_out(split))
     if check and findings:
         sys.exit(1)

@@ -12,18 +12,23 @@ from ..names import RESERVED
 WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
 
 
+OWN_FOLDER = ".vaultmem"  # vaultmem's settings in the vault: the one hidden folder it writes
+
+
 class OutsideVault(VaultmemError):
     """A write would land outside the vault, in a hidden folder, or through a symlink."""
 
 
 def inside(root: Path, rel: str) -> Path:
-    """``root / rel`` when it is a visible file of the vault; else OutsideVault.
+    """``root / rel`` when it is a visible file of the vault, or one of vaultmem's own
+    settings files (``.vaultmem/ignored.txt``); else OutsideVault.
 
-    No ``..``, no absolute path, no hidden folder, no symlink (replacing a link would
+    No ``..``, no absolute path, no other hidden folder, no symlink (replacing a link would
     detach it from the note it points to), no name Windows cannot store.
     """
     parts = checked_parts(rel)
-    if any(p.startswith(".") for p in parts):
+    own = len(parts) == 2 and parts[0] == OWN_FOLDER and not parts[1].startswith(".")
+    if not own and any(p.startswith(".") for p in parts):
         raise OutsideVault(f"{rel!r} is outside the vault's visible notes; vaultmem writes "
                            "only below the vault folder (check the folders in your config)")
     path = root / rel
