@@ -151,7 +151,7 @@ def test_a_passage_of_embeds_alone_is_no_passage(tmp_path: Path) -> None:
     vault = Vault(tmp_path, use_cache=False)
     _ = vault.notes
     assert [(p.kind, p.text) for p in passages(vault.store, ["Kevin"])["Kevin"]] == [
-        ("paragraph", "Writes about ![[cover.png]] books.")]
+        ("paragraph", "Writes about [[cover.png]] books.")]  # an embed reads as a link
 
 
 @pytest.mark.parametrize(("high", "low"), [(9, 2), (0.9, 0.2)])
