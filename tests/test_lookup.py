@@ -162,3 +162,13 @@ def test_a_notes_importance_weighs_in(tmp_path: Path, high: float, low: float) -
     found = relevant_passages(Vault(tmp_path, use_cache=False), "when does the backup run",
                               today=TODAY)
     assert [s.passage.note for s in found] == ["Major", "Plain", "Minor"]
+
+
+def test_a_label_ranks_below_what_it_names(tmp_path: Path) -> None:
+    (tmp_path / "Reports.md").write_text("# Reports\n\n**Other Analytics**\n\n- weekly analytics "
+                                         "digest\n\n## Analytics\n\n## Sales\n- analytics of the "
+                                         "sales funnel\n")
+    found = relevant_passages(Vault(tmp_path), "analytics", today=TODAY)
+    assert [(s.passage.text, s.passage.kind) for s in found] == [
+        ("analytics of the sales funnel", "item"), ("weekly analytics digest", "item"),
+        ("Analytics", "heading"), ("**Other Analytics**", "paragraph")]
