@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from vaultmem.read.passages import passages_of, shown_heading
-from vaultmem.read.shown import html_edits, protected
+from vaultmem.read.html import html_edits, protected
+from vaultmem.read.note_passages import shown_heading
+from vaultmem.read.passages import passages_of
 
 
 def texts(body: str) -> list[str]:

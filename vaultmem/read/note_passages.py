@@ -16,8 +16,8 @@ from typing import Any
 
 from ..model import Heading
 from .parse import Parsed
-from .passage_text import MAX_CHARS
-from .passages import Passage, shown_heading, split_passages
+from .passage_text import MAX_CHARS, one_line, visible_lines
+from .passages import Passage, parser, split_passages
 
 
 def note_passages(parsed: Parsed) -> list[Passage]:
@@ -73,3 +73,9 @@ def _shown(value: object) -> str:
         return ""
     text = str(value).strip()
     return " ".join(text.replace("[[", "").replace("]]", "").split())
+
+
+def shown_heading(text: str) -> str:
+    """A heading's text as shown (:mod:`.shown`): ``![[a#b]] x`` -> ``[[a#b]] x``."""
+    tokens = parser().parse(f"# {text}")
+    return one_line(visible_lines(tokens[1], False).lines) if len(tokens) > 1 else text

@@ -9,7 +9,8 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from .shown import Edit, code_span_end, shown_syntax
+from .html import Edit, code_span_end
+from .shown import edited, shown_syntax
 
 MAX_CHARS = 1200
 SECTION_CHARS = 300
@@ -67,7 +68,7 @@ def visible_lines(token: Token, hidden: bool) -> Visible:
     edits = [Edit(start, end, "") for start, end in spans]
     edits += [edit for edit in shown.edits
               if not any(start < edit.end and edit.start < end for start, end in spans)]
-    return Visible(_edited(token.content, edits).split("\n"), ident, hidden, shown.embeds)
+    return Visible(edited(token.content, edits).split("\n"), ident, hidden, shown.embeds)
 
 
 def hidden_spans(content: str, hidden: bool) -> tuple[list[Span], bool]:
@@ -95,20 +96,6 @@ def _comment_end(content: str, start: int, closer: str) -> tuple[int, bool]:
     """Just after the next ``closer`` (or the end), and whether a ``%%`` comment stays open."""
     at = content.find(closer, start)
     return (len(content), closer == "%%") if at < 0 else (at + len(closer), False)
-
-
-def _edited(content: str, edits: list[Edit]) -> str:
-    """``content`` with each edit made (one overlapping an earlier one is not), keeping the
-    line breaks of what an edit replaces."""
-    kept, pos = [], 0
-    for start, end, text in sorted(edits):
-        if start < pos:
-            continue
-        kept += [content[pos:start], text, "\n" * (content.count("\n", start, end)
-                                                  - text.count("\n"))]
-        pos = end
-    kept.append(content[pos:])
-    return "".join(kept)
 
 
 def one_line(lines: list[str]) -> str:

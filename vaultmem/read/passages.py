@@ -46,6 +46,7 @@ from .passage_text import (
     visible_lines,
     without_callout_title,
 )
+from .shown import only_embeds
 from .syntax import make_parser
 
 PLUGIN_FENCES = frozenset({"dataview", "dataviewjs", "tasks", "query", "base", "bases", "tikz",
@@ -135,17 +136,11 @@ def passages_of(text: str) -> list[Passage]:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     body_line = split(text)[1]
     body = text.split("\n", body_line)[-1] if body_line else text
-    return split_passages(_parser().parse(body), body, body_line)
-
-
-def shown_heading(text: str) -> str:
-    """A heading's text as shown (:mod:`.shown`): ``![[a#b]] x`` -> ``[[a#b]] x``."""
-    tokens = _parser().parse(f"# {text}")
-    return one_line(visible_lines(tokens[1], False).lines) if len(tokens) > 1 else text
+    return split_passages(parser().parse(body), body, body_line)
 
 
 @functools.cache
-def _parser() -> MarkdownIt:
+def parser() -> MarkdownIt:
     """vaultmem's parser, made once."""
     return make_parser()
 
@@ -261,11 +256,3 @@ def _finish(draft: Draft) -> list[Passage]:
     return [Passage(chunk.text, draft.kind, draft.headings, chunk.start, chunk.end,
                     draft.block_id if number == len(chunks) - 1 else None)
             for number, chunk in enumerate(chunks) if not only_embeds(chunk.text, draft.embeds)]
-
-
-def only_embeds(text: str, embeds: list[str]) -> bool:
-    """True when ``text`` holds nothing but ``embeds`` (``[[Books.base]]``, an image): the
-    embedded file's words are not the note's, and the link alone tells a reader nothing."""
-    for embed in embeds:
-        text = text.replace(embed, " ")
-    return bool(embeds) and not any(char.isalnum() for char in text)
