@@ -79,3 +79,10 @@ def test_an_empty_context_says_why(tmp_path: Path) -> None:
     assert nothing.text == ("# Context\n\nQuestion: zebras\n\n"
                             "Nothing in the vault matches the question.\n")
     assert nothing.tokens <= 300 and nothing.items == []
+
+
+def test_a_person_s_listed_properties_read_as_a_list(tmp_path: Path) -> None:
+    write(tmp_path, "People/Ana", '---\ntype: person\nrole: [CTO, "[[Board]]"]\norg: Acme\n---\n'
+                                  "Ana leads the platform team.\n")
+    built = build_context(Vault(tmp_path), query="platform team", budget=500, today=TODAY)
+    assert "## People\n- Ana: CTO, [[Board]], Acme ([[People/Ana]])\n" in built.text

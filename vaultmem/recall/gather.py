@@ -229,10 +229,12 @@ PERSON_KEYS = ("role", "org", "timezone")
 
 
 def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
-    """A person in one line: name, role, organisation, timezone."""
+    """A person in one line: name, role, organisation, timezone (a list's values joined)."""
     note = vault.notes[note_id]
     fm = note.frontmatter
-    facts = ", ".join(str(fm[k]) for k in PERSON_KEYS if fm.get(k))
+    values = [fm[k] if isinstance(fm[k], list) else [fm[k]] for k in PERSON_KEYS if fm.get(k)]
+    facts = ", ".join(str(v) for listed in values for v in listed
+                      if v not in (None, "") and not isinstance(v, dict))
     return ContextItem(note.id, "people", note.title + (f": {facts}" if facts else ""),
                        f"[[{note.id}]]", score, property_lines(vault, note_id, PERSON_KEYS))
 
