@@ -41,13 +41,15 @@ GROUP = re.compile(r"### (\[\[[^\n]*?\]\])(?: \(\d{4}-\d{2}-\d{2}\))?")
 
 
 class Ask:
-    """One random request: a question, a note, or both, and a budget."""
+    """One random request: a question, a note, or both, maybe for an agent, and a budget."""
 
-    def __init__(self, query: str | None, note: str | None, budget: int) -> None:
-        self.query, self.note, self.budget = query, note, budget
+    def __init__(self, query: str | None, note: str | None, budget: int,
+                 agent: str | None = None) -> None:
+        self.query, self.note, self.budget, self.agent = query, note, budget, agent
 
     def __repr__(self) -> str:
-        return f"Ask(query={self.query!r}, note={self.note!r}, budget={self.budget})"
+        return (f"Ask(query={self.query!r}, note={self.note!r}, agent={self.agent!r}, "
+                f"budget={self.budget})")
 
 
 def words_of(text: str) -> list[str]:
@@ -59,8 +61,9 @@ def words_of(text: str) -> list[str]:
 
 
 def asks(vault: Vault, root: Path, seed: str) -> list[Ask]:
-    """``QUERIES`` requests drawn with ``seed``: 40 words, 30 word pairs, 10 whole titles,
-    15 notes alone and 5 notes with a word."""
+    """``QUERIES`` requests drawn with ``seed``: 40 words, 25 word pairs, 10 whole titles,
+    10 notes alone, 5 notes with a word, and 10 notes taken as the agent (any note may be one),
+    half of them with a word."""
     ids = sorted(vault.notes)
     pool = sorted({word for note_id in ids for word in
                    words_of(note_id.rsplit("/", 1)[-1] + "\n" + (root / f"{note_id}.md")
@@ -68,10 +71,12 @@ def asks(vault: Vault, root: Path, seed: str) -> list[Ask]:
     rng = random.Random(seed)
     budget = iter(BUDGETS * QUERIES)
     found = [Ask(rng.choice(pool), None, next(budget)) for _ in range(40)]
-    found += [Ask(" ".join(rng.sample(pool, 2)), None, next(budget)) for _ in range(30)]
+    found += [Ask(" ".join(rng.sample(pool, 2)), None, next(budget)) for _ in range(25)]
     found += [Ask(rng.choice(ids).rsplit("/", 1)[-1], None, next(budget)) for _ in range(10)]
-    found += [Ask(None, rng.choice(ids), next(budget)) for _ in range(15)]
+    found += [Ask(None, rng.choice(ids), next(budget)) for _ in range(10)]
     found += [Ask(rng.choice(pool), rng.choice(ids), next(budget)) for _ in range(5)]
+    found += [Ask(rng.choice(pool) if at % 2 else None, None, next(budget), rng.choice(ids))
+              for at in range(10)]
     return found
 
 
@@ -141,8 +146,8 @@ def test_contexts_and_search_show_no_raw_syntax(tmp_path: Path, name: str) -> No
     found: list[str] = []
     answered = 0
     for ask in asks(vault, root, name):
-        built = build_context(vault, query=ask.query, note=ask.note, budget=ask.budget,
-                              today=TODAY)
+        built = build_context(vault, agent=ask.agent, query=ask.query, note=ask.note,
+                              budget=ask.budget, today=TODAY)
         answered += bool(built.items)
         found += [f"{ask}: {problem}" for problem in problems(vault, root, built)]
         found += [f"{ask} search {p}" for p in search_problems(vault, ask.query or ask.note or "")]
