@@ -65,7 +65,7 @@ def test_query_hit_in_a_daily_entry_brings_lines_and_person(vault: Vault) -> Non
                           today=TODAY)
     relevant = [i for i in built.items if i.section == "relevant"]
     daily = next(i for i in relevant if i.id == "Daily/2026-11-26")
-    assert 11 in daily.lines and "timezone:: UTC+7" in daily.text
+    assert 11 in daily.lines and "[[Lucy Tan]] timezone: UTC+7" in daily.text  # a field as read
     lucy = [i for i in built.items if i.id == "People/Lucy Tan"]  # her role and timezone, once
     assert len([i for i in lucy if "UTC+8" in i.text]) == 1
     assert "timezone is stated differently" in built.text

@@ -151,7 +151,7 @@ def test_a_passage_of_embeds_alone_is_no_passage(tmp_path: Path) -> None:
     vault = Vault(tmp_path, use_cache=False)
     _ = vault.notes
     assert [(p.kind, p.text) for p in passages(vault.store, ["Kevin"])["Kevin"]] == [
-        ("paragraph", "Writes about ![[cover.png]] books.")]
+        ("paragraph", "Writes about [[cover.png]] books.")]  # an embed reads as a link
 
 
 @pytest.mark.parametrize(("high", "low"), [(9, 2), (0.9, 0.2)])
@@ -162,3 +162,13 @@ def test_a_notes_importance_weighs_in(tmp_path: Path, high: float, low: float) -
     found = relevant_passages(Vault(tmp_path, use_cache=False), "when does the backup run",
                               today=TODAY)
     assert [s.passage.note for s in found] == ["Major", "Plain", "Minor"]
+
+
+def test_a_label_ranks_below_what_it_names(tmp_path: Path) -> None:
+    (tmp_path / "Reports.md").write_text("# Reports\n\n**Other Analytics**\n\n- weekly analytics "
+                                         "digest\n\n## Analytics\n\n## Sales\n- analytics of the "
+                                         "sales funnel\n")
+    found = relevant_passages(Vault(tmp_path), "analytics", today=TODAY)
+    assert [(s.passage.text, s.passage.kind) for s in found] == [
+        ("analytics of the sales funnel", "item"), ("weekly analytics digest", "item"),
+        ("Analytics", "heading"), ("**Other Analytics**", "paragraph")]

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem.recall.budget import trim
 from vaultmem.recall.related import related
-from vaultmem.recall.search import Filters, search
+from vaultmem.recall.search import SNIPPET, Filters, search, snippet
 from vaultmem.vault import Vault
 
 from .conftest import SAMPLE, hash_tree
@@ -159,3 +160,15 @@ def test_japanese_text_needs_no_spaces(tmp_path: Path) -> None:
     hits = search(Vault(tmp_path, use_cache=False), "請求書の精度", limit=2)
     assert [h.id for h in hits] == ["会議メモ"]
     assert hits[0].line == 1
+
+
+def test_snippets_and_trims_never_cut_a_link_or_code() -> None:
+    link = "[How to take Smart Notes](How to take Smart Notes - Sönke Ahrens.md)"
+    text = "x" * (SNIPPET - 30) + " see " + link + " for more"
+    assert snippet(text) == "x" * (SNIPPET - 30) + " see…"
+    long = f"[{'Smart Notes ' * 14}](Smart Notes.md)"
+    assert snippet(long + " " + "word " * 40) == long + "…"
+    code = "`" + "$= dv.pages().length " * 10 + "`"
+    assert snippet(code + " and more words " * 3) == code + "…"
+    assert snippet("[[" + "Long name " * 20 + "]] tail") == "[[" + "Long name " * 20 + "]]…"
+    assert trim("Read " + link + " today.", 12) == "Read…"

@@ -1,6 +1,6 @@
-"""A note's passages as recall ranks them: its properties as one passage, then its body's (but
-those made only of embeds), and each heading with nothing under it (a log entry's title alone)
-as a passage of its own.
+"""A note's passages as recall ranks them: its properties as one passage, then its body's, and
+each heading with nothing under it (a log entry's title alone) as a passage of its own, its
+text as shown (``### ![[a#b]]`` -> ``[[a#b]]``).
 
 The properties passage (kind ``properties``) reads ``key: value; key: value`` on the lines
 between the frontmatter fences, list values joined by commas and wikilink brackets removed
@@ -14,30 +14,19 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from ..model import Heading, Link
+from ..model import Heading
 from .parse import Parsed
-from .passage_text import MAX_CHARS
-from .passages import Passage, split_passages
+from .passage_text import MAX_CHARS, one_line, visible_lines
+from .passages import Passage, parser, split_passages
 
 
 def note_passages(parsed: Parsed) -> list[Passage]:
     """The properties passage (when the note has any to show), then the body's passages and
     its empty headings in file order."""
-    body = [passage for passage in split_passages(parsed.tokens, parsed.body, parsed.body_line)
-            if not only_embeds(passage, parsed.note.links)]
+    body = split_passages(parsed.tokens, parsed.body, parsed.body_line)
     body = sorted(body + empty_headings(parsed.note.headings, body), key=lambda p: p.start)
     shown = properties_passage(parsed.note.frontmatter, parsed.body_line)
     return [shown, *body] if shown else body
-
-
-def only_embeds(passage: Passage, links: list[Link]) -> bool:
-    """True when the passage holds nothing but embeds (``![[Books.base]]``, an image): the
-    embedded file's words are not the note's, and the syntax alone tells a reader nothing."""
-    text = passage.text
-    for link in links:
-        if link.embed and passage.start <= link.line <= passage.end:
-            text = text.replace(link.raw, " ")
-    return not any(char.isalnum() for char in text)
 
 
 def empty_headings(headings: list[Heading], body: list[Passage]) -> list[Passage]:
@@ -50,10 +39,10 @@ def empty_headings(headings: list[Heading], body: list[Passage]) -> list[Passage
         path = [h for h in path if h.level < heading.level]
         end = next((h.line for h in headings[at + 1 :] if h.level <= heading.level), None)
         following = bisect.bisect_right(starts, heading.line)
-        if heading.text.strip() and (following == len(starts) or
-                                     (end is not None and starts[following] >= end)):
-            found.append(Passage(heading.text.strip(), "heading",
-                                 tuple(h.text for h in path), heading.line, heading.line, None))
+        text = shown_heading(heading.text) if heading.text.strip() else ""
+        if text and (following == len(starts) or (end is not None and starts[following] >= end)):
+            found.append(Passage(text, "heading", tuple(shown_heading(h.text) for h in path),
+                                 heading.line, heading.line, None))
         path.append(heading)
     return found
 
@@ -84,3 +73,9 @@ def _shown(value: object) -> str:
         return ""
     text = str(value).strip()
     return " ".join(text.replace("[[", "").replace("]]", "").split())
+
+
+def shown_heading(text: str) -> str:
+    """A heading's text as shown (:mod:`.shown`): ``![[a#b]] x`` -> ``[[a#b]] x``."""
+    tokens = parser().parse(f"# {text}")
+    return one_line(visible_lines(tokens[1], False).lines) if len(tokens) > 1 else text

@@ -9,6 +9,9 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
+from .html import Edit, code_span_end
+from .shown import edited, shown_syntax
+
 MAX_CHARS = 1200
 SECTION_CHARS = 300
 MARKER = re.compile(r"`+|%%|<!--")
@@ -31,6 +34,7 @@ class Draft:
     place: tuple[int, int]  # (quote depth, list item depth) it is written at
     lines: list[Line] = field(default_factory=list)
     block_id: str | None = None
+    embeds: list[str] = field(default_factory=list)  # what its embeds read as
 
 
 class Chunk(NamedTuple):
@@ -41,8 +45,18 @@ class Chunk(NamedTuple):
     end: int  # 1-based last file line
 
 
-def visible_lines(token: Token, hidden: bool) -> tuple[list[str], str | None, bool]:
-    """An inline token's lines, comments and ids blanked; its last id; if a ``%%`` stays open."""
+class Visible(NamedTuple):
+    """An inline token's text as shown, line by line (see :mod:`.shown`)."""
+
+    lines: list[str]
+    block_id: str | None  # its last ``^id``
+    hidden: bool  # a ``%%`` comment stays open at its end
+    embeds: list[str]  # what each of its embeds reads as
+
+
+def visible_lines(token: Token, hidden: bool) -> Visible:
+    """An inline token's lines as shown: comments and ids left out, links, embeds, fields and
+    HTML as a reader sees them."""
     spans, hidden = hidden_spans(token.content, hidden)
     ident = None
     for child in token.children or []:
@@ -50,7 +64,11 @@ def visible_lines(token: Token, hidden: bool) -> tuple[list[str], str | None, bo
             start = child.meta["pos"]
             spans.append((start, start + len(child.content)))
             ident = child.meta["id"]
-    return _blank(token.content, spans).split("\n"), ident, hidden
+    shown = shown_syntax(token)
+    edits = [Edit(start, end, "") for start, end in spans]
+    edits += [edit for edit in shown.edits
+              if not any(start < edit.end and edit.start < end for start, end in spans)]
+    return Visible(edited(token.content, edits).split("\n"), ident, hidden, shown.embeds)
 
 
 def hidden_spans(content: str, hidden: bool) -> tuple[list[Span], bool]:
@@ -70,7 +88,7 @@ def hidden_spans(content: str, hidden: bool) -> tuple[list[Span], bool]:
 def _comment_start(content: str, pos: int) -> re.Match[str] | None:
     """The next ``%%`` or ``<!--`` from ``pos`` on that is not inside a code span."""
     while (found := MARKER.search(content, pos)) and found.group().startswith("`"):
-        pos = _code_span_end(content, found.end(), len(found.group()))
+        pos = code_span_end(content, found.end(), len(found.group()))
     return found
 
 
@@ -78,27 +96,6 @@ def _comment_end(content: str, start: int, closer: str) -> tuple[int, bool]:
     """Just after the next ``closer`` (or the end), and whether a ``%%`` comment stays open."""
     at = content.find(closer, start)
     return (len(content), closer == "%%") if at < 0 else (at + len(closer), False)
-
-
-def _code_span_end(content: str, start: int, ticks: int) -> int:
-    """Just after the run of exactly ``ticks`` backticks closing a code span, or ``start``."""
-    closing = re.compile(rf"(?<!`)`{{{ticks}}}(?!`)")
-    found = closing.search(content, start)
-    return found.end() if found else start
-
-
-def _blank(content: str, spans: list[Span]) -> str:
-    """``content`` with the characters in ``spans`` removed, except their line breaks."""
-    kept, pos = [], 0
-    for start, end in sorted(spans):
-        if end <= pos:
-            continue
-        start = max(start, pos)
-        kept.append(content[pos:start])
-        kept.append("\n" * content.count("\n", start, end))
-        pos = end
-    kept.append(content[pos:])
-    return "".join(kept)
 
 
 def one_line(lines: list[str]) -> str:
@@ -154,7 +151,8 @@ def merge_sections(drafts: list[Draft]) -> list[Draft]:
         if _short_section(members):
             section = members[0]
             merged.append(Draft("section", section.headings, section.section, section.place,
-                                [line for member in members for line in member.lines]))
+                                [line for member in members for line in member.lines],
+                                embeds=[embed for member in members for embed in member.embeds]))
         else:
             merged += members
     return merged

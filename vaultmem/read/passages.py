@@ -17,8 +17,10 @@
   then anywhere; each part has its own line span, the ``^id`` block id goes to the last.
 - Text is as written (wikilinks, tags, inline math) without the markup of lists, quotes,
   headings and tables, ``^id`` markers, comments (``%%``, also across blocks, and ``<!-- -->``)
-  and empty lines; space runs become one. ``offset`` turns body lines into 1-based file lines
-  (frontmatter is no passage). Passages come in file order; no text is in two passages.
+  and empty lines; space runs become one. Embeds, Markdown links, Dataview fields and HTML read
+  as a reader of the note sees them (:mod:`.shown`); a passage of nothing but embeds is none.
+  ``offset`` turns body lines into 1-based file lines (frontmatter is no passage). Passages
+  come in file order; no text is in two passages.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from .fences import split
 from .passage_text import (
     Draft,
     Line,
+    Visible,
     merge_sections,
     numbered,
     one_line,
@@ -43,6 +46,7 @@ from .passage_text import (
     visible_lines,
     without_callout_title,
 )
+from .shown import only_embeds
 from .syntax import make_parser
 
 PLUGIN_FENCES = frozenset({"dataview", "dataviewjs", "tasks", "query", "base", "bases", "tikz",
@@ -90,10 +94,11 @@ class _Walk:
         draft.lines, draft.block_id = lines, block_id
         self.done.append(draft)
 
-    def visible(self, token: Token) -> tuple[list[str], str | None]:
-        """An inline token's lines with comments and block id markers blanked, and the last id."""
-        lines, ident, self.hidden = visible_lines(token, self.hidden)
-        return lines, ident
+    def visible(self, token: Token) -> Visible:
+        """An inline token's lines as shown (see :func:`.passage_text.visible_lines`)."""
+        shown = visible_lines(token, self.hidden)
+        self.hidden = shown.hidden
+        return shown
 
     def file_line(self, body_line: int) -> int:
         """The 1-based file line of a 0-based body line."""
@@ -131,11 +136,11 @@ def passages_of(text: str) -> list[Passage]:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     body_line = split(text)[1]
     body = text.split("\n", body_line)[-1] if body_line else text
-    return split_passages(_parser().parse(body), body, body_line)
+    return split_passages(parser().parse(body), body, body_line)
 
 
 @functools.cache
-def _parser() -> MarkdownIt:
+def parser() -> MarkdownIt:
     """vaultmem's parser, made once."""
     return make_parser()
 
@@ -148,12 +153,12 @@ def _inline(walk: _Walk, tokens: list[Token], index: int) -> None:
     elif opener == "paragraph_open":
         _paragraph(walk, tokens, index)
     elif opener in ("th_open", "td_open"):
-        walk.table[-1][1].append(one_line(walk.visible(tokens[index])[0]))
+        walk.table[-1][1].append(one_line(walk.visible(tokens[index]).lines))
 
 
 def _heading(walk: _Walk, tokens: list[Token], index: int) -> None:
     """A heading replaces those of its level and deeper in the heading path."""
-    text = one_line(walk.visible(tokens[index])[0])
+    text = one_line(walk.visible(tokens[index]).lines)
     if not text:
         return
     level = int(tokens[index - 1].tag[1:])
@@ -166,16 +171,19 @@ def _heading(walk: _Walk, tokens: list[Token], index: int) -> None:
 def _paragraph(walk: _Walk, tokens: list[Token], index: int) -> None:
     """A paragraph joins the list item it is in, or is a passage of its own."""
     token = tokens[index]
-    visible, ident = walk.visible(token)
-    lines = numbered(walk.file_line(token.map[0] if token.map else 0), visible)
+    shown = walk.visible(token)
+    ident = shown.block_id
+    lines = numbered(walk.file_line(token.map[0] if token.map else 0), shown.lines)
     if tokens[index - 2].type == "blockquote_open":
         alone = tokens[index + 2].type == "blockquote_close"
         lines, walk.quotes[-1] = without_callout_title(lines, alone)
     if walk.items:
         walk.items[-1].lines += lines
         walk.items[-1].block_id = ident or walk.items[-1].block_id
+        walk.items[-1].embeds += shown.embeds
     elif any(text.strip() for _, text in lines):
         walk.add("paragraph", lines, ident)
+        walk.done[-1].embeds = shown.embeds
     elif ident:
         walk.give_id(ident)
 
@@ -242,8 +250,9 @@ HANDLERS: dict[str, Handler] = {
 
 
 def _finish(draft: Draft) -> list[Passage]:
-    """The draft's passages: its tidied text, in chunks when too long."""
+    """The draft's passages: its tidied text, in chunks when too long (a chunk of nothing but
+    embeds is none)."""
     chunks = text_chunks(draft.lines, draft.kind == "code")
     return [Passage(chunk.text, draft.kind, draft.headings, chunk.start, chunk.end,
                     draft.block_id if number == len(chunks) - 1 else None)
-            for number, chunk in enumerate(chunks)]
+            for number, chunk in enumerate(chunks) if not only_embeds(chunk.text, draft.embeds)]

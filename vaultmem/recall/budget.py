@@ -40,13 +40,22 @@ def counter() -> TokenCounter:
     return estimate_tokens
 
 
-LINK = re.compile(r"!?\[\[[^\]]*\]\]")
+# what a cut must not fall in: a wikilink, a Markdown link (its decoded destination may hold
+# spaces), a code span
+WHOLE = re.compile(r"!?\[\[[^\]]*\]\]|!?\[[^\[\]\n]*\]\([^()\n]*\)|(`+)[^`].*?(?<!`)\1(?!`)",
+                   re.DOTALL)
+
+
+def whole_spans(text: str) -> list[tuple[int, int]]:
+    """Where the links and code spans of ``text`` are (start, end excluded): no cut may fall
+    inside one."""
+    return [(m.start(), m.end()) for m in WHOLE.finditer(text)]
 
 
 def trim(text: str, limit: int, count: TokenCounter = estimate_tokens) -> str:
     """``text`` cut to at most ``limit`` tokens at a line, sentence or word end, with ``…``.
 
-    A wikilink is never cut; "" when not even one word fits.
+    A link (wikilink or Markdown) or code span is never cut; "" when not even one word fits.
 
     >>> trim("Switch to [[Use PaddleOCR]] now. Then test it well.", 9)
     'Switch to [[Use PaddleOCR]] now.…'
@@ -54,7 +63,7 @@ def trim(text: str, limit: int, count: TokenCounter = estimate_tokens) -> str:
     if count(text) <= limit:
         return text
     cuts = sorted({m.end() for m in re.finditer(r"\n|[.!?](?=\s)|\s", text)}, reverse=True)
-    links = [(m.start(), m.end()) for m in LINK.finditer(text)]
+    links = whole_spans(text)
     for cut in cuts:
         if any(start < cut < end for start, end in links):
             continue

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from ..clock import today as clock_today
 from ..errors import UsageError
 from ..index.lookup import facets as facets_of
-from ..index.lookup import linked_from_lines
 from ..model import Json
 from ..secrets import redact
 from ..text import tokens
 from ..vault import Vault
+from .asked import relevant_items
 from .budget import TokenCounter, counter, trim
 from .gather import (
     ContextItem,
@@ -28,12 +28,10 @@ from .gather import (
     decision_items,
     kpi_items,
     line_items,
-    neighbour_items,
     now_items,
     person_item,
     recent_items,
 )
-from .relevant import Scored, relevant_passages
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
@@ -41,9 +39,6 @@ SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
             ("decisions", "Decisions", 0.08, 1.2), ("kpis", "KPIs", 0.05, 1.0),
             ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
             ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
-HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
-RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
 MIN_ROOM = 12  # tokens: less than this left holds no useful item
@@ -82,7 +77,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
         raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
     chosen = _choose(candidates, budget - count(header), count, asked=bool(query))
     chosen = _with_conflicts(vault, chosen, budget - count(header), count, today)
-    text = _render(header, chosen)
+    text = _render(header, chosen) if chosen else header + _nothing(query, terms)
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
                    chosen)
 
@@ -91,6 +86,13 @@ def _header(agent: str | None, query: str | None) -> str:
     """The context's first lines (a secret in the question is not repeated)."""
     title = f"# Context for {agent}" if agent else "# Context"
     return redact(title + (f"\n\nQuestion: {query}" if query else "")) + "\n"
+
+
+def _nothing(query: str | None, terms: set[str]) -> str:
+    """What a context without any item says, so an agent does not read it as cut off."""
+    if query and not terms:
+        return "\nThe question has no words to search the vault for.\n"
+    return "\nNothing in the vault matches " + ("the question.\n" if query else "this request.\n")
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
@@ -102,56 +104,12 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
         agent_note = vault.notes[agent]
         near |= {link.resolved for link in agent_note.links if link.resolved}
         items += agent_items(vault, agent_note, terms)
-    relevant, linked = _relevant(vault, query, note, agent, budget, today)
+    relevant, linked = relevant_items(vault, query, note, agent, budget, today)
     near |= linked | {item.id for item in relevant}
     items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
     items += _people(vault, near, agent)
     items += recent_items(vault, RECENT_DAYS, terms)
     return items
-
-
-def _relevant(vault: Vault, query: str | None, note: str | None, agent: str | None,
-              budget: int, today: dt.date) -> tuple[list[ContextItem], set[str]]:
-    """The passages that answer the question (or the note's lines), and the notes they link."""
-    items: list[ContextItem] = []
-    linked: set[str] = set()
-    if note:
-        target = vault.note(note)
-        items += line_items(vault, target.id, "relevant", set(tokens(query or "")), 3.0)[:12]
-        linked |= {link.resolved for link in target.links if link.resolved}
-    if agent and not query and not note:
-        items += neighbour_items(vault, vault.notes[agent], set())
-    if query:
-        leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
-        found = relevant_passages(vault, query, today=today, leave_out=leave_out)
-        found = found[: max(8, int(budget * PASSAGES_PER_TOKEN))]
-        items += [_passage_item(scored) for scored in found]
-        linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
-                                                   f.passage.end) for f in found])
-    return items, linked
-
-
-def _passage_item(scored: Scored) -> ContextItem:
-    """A passage as a Relevant item, under its note's heading (with the note's date when its
-    id does not hold it), cited by block id or line."""
-    passage, day = scored.passage, scored.date[:10]
-    cite = f"^{passage.block_id}" if passage.block_id else f"line {passage.start}"
-    group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
-    return ContextItem(passage.note, "relevant", readable(passage.text), cite,
-                       RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
-                       group=group)
-
-
-def readable(text: str) -> str:
-    """A passage as an agent reads it: embeds as links, HTML tags left out.
-
-    >>> readable('See ![[Books.base#Author]] <iframe src="x"></iframe>here')
-    'See [[Books.base#Author]] here'
-    """
-    text = text.replace("![[", "[[")
-    if not HTML_TAG.search(text):
-        return text
-    return "\n".join(" ".join(line.split()) for line in HTML_TAG.sub(" ", text).split("\n"))
 
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:
@@ -167,7 +125,10 @@ def _cost(item: ContextItem, count: TokenCounter) -> int:
 
 
 def _line(item: ContextItem) -> str:
-    """``- text (source)``, continuation lines indented."""
+    """``- text (source)``, continuation lines indented; code fenced, its source below it."""
+    if item.kind == "code":
+        fence = "`" * max([3, *(len(run) + 1 for run in re.findall("`+", item.text))])
+        return f"- {fence}\n  " + item.text.replace("\n", "\n  ") + f"\n  {fence}\n  ({item.cite})"
     return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
 
 

@@ -6,13 +6,21 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
-from ..index.lookup import facts, facts_named, latest_of_type, notes_of_type
+from ..index.lookup import (
+    StoredPassage,
+    facts,
+    facts_named,
+    latest_of_type,
+    notes_of_type,
+    passages,
+)
 from ..model import Json, Note
 from ..secrets import redact
 from ..text import tokens
 from ..vault import Vault
 
-LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
+SENTENCE_END = re.compile("[.!?\u3002\uff01\uff1f][\"')\\]*]*$")
+LINK_CHARS = re.compile(r"\[\[|\]\]|%%|[#|^:\[\]]")
 TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")
 ENTRY = re.compile(r"^(\d{1,2}:\d{2})\s+—\s+(.*)$")
 LIVE = {"approved", "accepted", "active", "confirmed"}
@@ -31,6 +39,7 @@ class ContextItem:
     lines: list[int] = field(default_factory=list)
     tokens: int = 0
     group: str = ""  # the heading it is shown under within its section ("" for none)
+    kind: str = ""  # the passage kind it shows (``code`` is shown fenced), "" for none
 
     def to_dict(self) -> Json:
         """The ``context --json`` item shape."""
@@ -44,13 +53,31 @@ def note_lines(vault: Vault, note_id: str) -> list[str]:
     return vault.note_text(note_id).splitlines()
 
 
-def cite(note: Note, line: int) -> str:
-    """``[[id#Heading]]`` for the heading above ``line`` (``[[id#^block]]`` for a block)."""
-    block = next((b.id for b in note.block_ids if b.line == line), None)
+def body_passages(vault: Vault, note_id: str) -> list[StoredPassage]:
+    """The note's passages that say something: neither its properties nor a lone heading."""
+    return [passage for passage in passages(vault.store, [note_id]).get(note_id, [])
+            if passage.kind not in ("properties", "heading")]
+
+
+def cite(note: Note, line: int, block: str | None = None) -> str:
+    """``[[id#Heading]]`` for the heading above ``line`` (``[[id#^block]]`` for a block, the
+    one given or the one on ``line``), the heading as a link names it."""
+    block = block or next((b.id for b in note.block_ids if b.line == line), None)
     if block:
         return f"[[{note.id}#^{block}]]"
     above = [h for h in note.headings if h.line <= line and h.level > 1]
-    return f"[[{note.id}#{redact(above[-1].text)}]]" if above else f"[[{note.id}]]"
+    heading = link_heading(redact(above[-1].text)) if above else ""  # a secret as written
+    return f"[[{note.id}#{heading}]]" if heading else f"[[{note.id}]]"
+
+
+def link_heading(text: str) -> str:
+    """A heading as a link names it: what a link cannot hold (``[[``, ``]]``, ``#``, ``|``,
+    ``^``, ``:``, ``%%``, brackets) made spaces, as Obsidian writes it.
+
+    >>> link_heading("[[Arithmetic Logic Unit]]: ALU #hw")
+    'Arithmetic Logic Unit ALU hw'
+    """
+    return " ".join(LINK_CHARS.sub(" ", text).split())
 
 
 def overlap(text: str, query: set[str]) -> float:
@@ -58,47 +85,28 @@ def overlap(text: str, query: set[str]) -> float:
     return len(query & set(tokens(text))) / len(query) if query else 0.0
 
 
-def _body_lines(vault: Vault, note: Note) -> list[tuple[int, str]]:
-    """(first file line, text) of the body's paragraphs and list items (headings left out).
-
-    Lines of one paragraph join into one; each list item is its own piece.
-    """
-    lines = note_lines(vault, note.id)
-    pieces: list[tuple[int, str]] = []
-    joinable = False
-    for number, raw in enumerate(lines, start=1):
-        text = raw.strip()
-        if number <= _body_start(lines) or not text or text.startswith(("#", "|-", "---")) \
-                or text in ("```", "~~~"):
-            joinable = False
-            continue
-        if joinable and not LIST_MARK.match(raw) and not text.startswith("|"):
-            pieces[-1] = (pieces[-1][0], pieces[-1][1] + " " + text)
-        else:
-            pieces.append((number, text))
-        joinable = True
-    return pieces
-
-
-def _body_start(lines: list[str]) -> int:
-    """The last line of the frontmatter (0 when there is none)."""
-    if lines and lines[0].strip() == "---":
-        return next((i + 1 for i, line in enumerate(lines[1:], start=1)
-                     if line.strip() == "---"), 0)
-    return 0
-
-
 def line_items(vault: Vault, note_id: str, section: str, query: set[str],
                weight: float = 1.0) -> list[ContextItem]:
-    """Every body line of a note as an item, earlier lines and query matches first."""
+    """Every body passage of a note as an item (on one line, unless code), earlier ones and
+    query matches first."""
     if note_id not in vault.notes:
         return []
     note = vault.notes[note_id]
-    body = _body_lines(vault, note)
-    return [ContextItem(note.id, section, LIST_MARK.sub("", text), cite(note, number),
-                        weight * (1 - index / (len(body) + 1)) + 2 * overlap(text, query),
-                        [number])
-            for index, (number, text) in enumerate(body)]
+    body = body_passages(vault, note_id)
+    return [ContextItem(note.id, section, p.text if p.kind == "code" else " ".join(p.text.split()),
+                        cite(note, p.start, p.block_id),
+                        weight * (1 - index / (len(body) + 1)) + 2 * overlap(p.text, query),
+                        list(range(p.start, p.end + 1)), kind=p.kind)
+            for index, p in enumerate(body)]
+
+
+def first_words(vault: Vault, note_id: str) -> str:
+    """A note's first words on one line: its first body passage's lines up to the first that
+    ends a sentence (a short section holds more than its first paragraph); "" for none."""
+    body = body_passages(vault, note_id)
+    lines = body[0].text.split("\n") if body else []
+    ends = next((at for at, line in enumerate(lines) if SENTENCE_END.search(line)), len(lines))
+    return " ".join(" ".join(lines[: ends + 1]).split())
 
 
 def neighbour_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]:
@@ -111,8 +119,8 @@ def neighbour_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextI
         other = vault.notes[target]
         if other.type == "lesson" and other.frontmatter.get("status") in LIVE:
             continue  # already in the agent's own section
-        first = next((t for _, t in _body_lines(vault, other)), "")
-        text = f"{other.title} ({other.type})" + (f": {LIST_MARK.sub('', first)}" if first else "")
+        first = first_words(vault, other.id)
+        text = f"{other.title} ({other.type})" + (f": {first}" if first else "")
         items.append(ContextItem(other.id, "relevant", text, f"[[{other.id}]]",
                                  1.5 + 2 * overlap(text, query), []))
     unique = {item.id: item for item in reversed(items)}
@@ -146,9 +154,9 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
         lesson = vault.notes[lesson_id]
         status = lesson.frontmatter.get("status")
         if lesson.type == "lesson" and status in LIVE:
-            rule = next((t for _, t in _body_lines(vault, lesson) if not t.startswith(">")), "")
+            rule = first_words(vault, lesson.id)
             items.append(ContextItem(lesson.id, "agent", f"Lesson ({status}): {lesson.title}"
-                                     + (f" — {LIST_MARK.sub('', rule)}" if rule else ""),
+                                     + (f" — {rule}" if rule else ""),
                                      f"[[{lesson.id}]]", 4.0 + (status == "confirmed")
                                      + 2 * overlap(lesson.title + rule, query), [1]))
     return items
@@ -187,18 +195,6 @@ def _likeliest(ids: Iterable[str], query: set[str], near: set[str],
     return sorted(sorted(ids, key=likely)[:SHOWN_AT_MOST])
 
 
-def _paragraph(lines: list[str], after: int) -> str:
-    """The first paragraph (or list item) below 0-based line ``after``, joined into one."""
-    out: list[str] = []
-    for raw in lines[after:]:
-        text = raw.strip()
-        if text.startswith("#") or (out and (not text or LIST_MARK.match(raw))):
-            break
-        if text:
-            out.append(LIST_MARK.sub("", text))
-    return " ".join(out)
-
-
 def _recency(date: str) -> float:
     """A small bonus for newer dates (ISO strings compare in time order)."""
     return int(date[:4]) / 10_000 + int(date[5:7] or 0) / 120_000 if date[:4].isdigit() else 0.0
@@ -233,10 +229,12 @@ PERSON_KEYS = ("role", "org", "timezone")
 
 
 def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
-    """A person in one line: name, role, organisation, timezone."""
+    """A person in one line: name, role, organisation, timezone (a list's values joined)."""
     note = vault.notes[note_id]
     fm = note.frontmatter
-    facts = ", ".join(str(fm[k]) for k in PERSON_KEYS if fm.get(k))
+    values = [fm[k] if isinstance(fm[k], list) else [fm[k]] for k in PERSON_KEYS if fm.get(k)]
+    facts = ", ".join(str(v) for listed in values for v in listed
+                      if v not in (None, "") and not isinstance(v, dict))
     return ContextItem(note.id, "people", note.title + (f": {facts}" if facts else ""),
                        f"[[{note.id}]]", score, property_lines(vault, note_id, PERSON_KEYS))
 
@@ -247,12 +245,14 @@ def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:
     items = []
     for rank, (date, note_id) in enumerate(dailies):
         note = vault.notes[note_id]
-        lines = note_lines(vault, note_id)
+        body = body_passages(vault, note_id)
         for heading in (h for h in note.headings if h.level == 3 and ENTRY.match(h.text)):
-            first = redact(_paragraph(lines, heading.line))  # before joining to the title
-            text = f"{date} {redact(heading.text)}" + (f": {first}" if first else "")
+            ends = min((h.line for h in note.headings if h.line > heading.line), default=None)
+            first = next((" ".join(p.text.split()) for p in body if p.start > heading.line
+                          and (ends is None or p.start < ends)), "")
+            text = f"{date} {redact(heading.text)}" + (f": {redact(first)}" if first else "")
             items.append(ContextItem(note.id, "recent", redact(text),
-                                     f"[[{note.id}#{redact(heading.text)}]]",
+                                     f"[[{note.id}#{link_heading(redact(heading.text))}]]",
                                      1 - rank / (days + 1) + heading.line / 10_000
                                      + 2 * overlap(text, query), [heading.line]))
     return items

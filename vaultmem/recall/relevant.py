@@ -23,6 +23,9 @@ A passage's score, before it is scaled to the context's item scores:
   the like in its own text (see :mod:`.periods`);
 - plus ``IMPORTANCE`` times (importance - 0.5), for a note whose ``importance`` property is a
   number (0..1, or 1..10 read as tenths);
+- times ``LABEL_SHARE`` for a passage that only names what follows it (a heading with nothing
+  under it, a line of a few bold words): the passages after it still borrow its whole score,
+  and it ranks below them, taking budget only once better passages are in;
 - then times a decay with its note's age, the ``age_weight`` setting at most (0.1), halving
   every ``age_half_life_days`` (180); neutral when the question names a time or the note has
   no date. Age counts from the newest date of any note, or ``today`` if that is earlier: a
@@ -63,6 +66,9 @@ NOTE_SHARE = 0.3
 ENTITY = 0.15
 IN_PERIOD = 0.5
 IMPORTANCE = 0.2
+LABEL_SHARE = 0.3  # of its score, for a passage that only names what follows (is_label)
+LABEL_WORDS = 4
+BOLD_LINE = re.compile(r"(\*\*|__)[^*_\n]+\1:?")
 WORD = re.compile(r"\w+")
 MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
 
@@ -161,7 +167,15 @@ class _Weights:
         if not self.periods and day is not None:
             age = max(0, (self.newest - day).days)
             score *= 1 - self.age_weight + self.age_weight * 0.5 ** (age / self.half_life)
-        return score
+        return score * LABEL_SHARE if is_label(passage) else score
+
+
+def is_label(passage: StoredPassage) -> bool:
+    """True for a passage that only names what follows it: a heading with nothing under it, or
+    a line of at most ``LABEL_WORDS`` bold words (``**Other Analytics**``)."""
+    text = passage.text.strip()
+    return passage.kind == "heading" or (passage.kind == "paragraph" and len(text.split())
+                                          <= LABEL_WORDS and bool(BOLD_LINE.fullmatch(text)))
 
 
 def named_in(vault: Vault, question: str) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from ..index.lookup import Facets, facets, matching_passages, names_like, neighb
 from ..model import Json
 from ..text import tokens
 from ..vault import Vault
+from .budget import whole_spans
 
 FUZZY_CUTOFF = 70
 FUZZY_WEIGHT = 0.6
@@ -202,13 +203,22 @@ def _hit(vault: Vault, note_id: str, score: float, found: list[PassageHit], show
 
 
 def snippet(text: str) -> str:
-    """``text`` on one line, cut at a word end to at most ``SNIPPET`` characters.
+    """``text`` on one line, cut at a word end outside links and code spans to at most
+    ``SNIPPET`` characters (before a first one longer than that, after it when it opens the
+    text).
 
     >>> snippet("we use\\nPaddleOCR")
     'we use PaddleOCR'
     """
     text = " ".join(text.split())
-    return text if len(text) <= SNIPPET else text[: SNIPPET - 1].rsplit(" ", 1)[0] + "…"
+    if len(text) <= SNIPPET:
+        return text
+    links = whole_spans(text)
+    cuts = [at for at in range(SNIPPET - 1, 0, -1)
+            if text[at] == " " and not any(start < at < end for start, end in links)]
+    if not cuts and links and links[0][0] == 0:
+        cuts = [links[0][1]]
+    return (text[: cuts[0]] if cuts else text[: SNIPPET - 1]).rstrip() + "…"
 
 
 def _passage(hit: PassageHit) -> Json:

@@ -1,0 +1,62 @@
+"""The Relevant section of a context: the passages that answer the question, a note asked
+for, or (an agent asked about nothing) the notes the agent links."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..index.lookup import facets, linked_from_lines, passages
+from ..text import tokens
+from ..vault import Vault
+from .gather import ContextItem, neighbour_items, overlap
+from .relevant import Scored, relevant_passages
+
+NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
+NOTE_PASSAGES = 12
+PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
+RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
+
+
+def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str | None,
+                   budget: int, today: dt.date) -> tuple[list[ContextItem], set[str]]:
+    """The passages that answer the question and those of the note asked for (or the notes an
+    agent links), and the notes they link."""
+    items: list[ContextItem] = []
+    linked: set[str] = set()
+    if note:
+        target = vault.note(note)
+        items += note_items(vault, target.id, set(tokens(query or "")))
+        linked |= {link.resolved for link in target.links if link.resolved}
+    if agent and not query and not note:
+        items += neighbour_items(vault, vault.notes[agent], set())
+    if query:
+        leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
+        found = relevant_passages(vault, query, today=today, leave_out=leave_out)
+        found = found[: max(8, int(budget * PASSAGES_PER_TOKEN))]
+        items += [passage_item(scored) for scored in found]
+        linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
+                                                   f.passage.end) for f in found])
+    return items, linked
+
+
+def note_items(vault: Vault, note_id: str, terms: set[str]) -> list[ContextItem]:
+    """A note asked for: its properties and body passages as Relevant items (at most
+    ``NOTE_PASSAGES``), earlier ones and those with the question's words first."""
+    found = [p for p in passages(vault.store, [note_id]).get(note_id, []) if p.kind != "heading"]
+    date = facets(vault.store, [note_id]).get(note_id)
+    scored = [Scored(p, (NOTE_WEIGHT * (1 - index / (len(found) + 1)) + 2 * overlap(p.text, terms))
+                     / RELEVANT_SCALE, date.date if date else "")
+              for index, p in enumerate(found)]
+    best = sorted(scored, key=lambda s: (-s.score, s.passage.number))[:NOTE_PASSAGES]
+    return [passage_item(s) for s in best]
+
+
+def passage_item(scored: Scored) -> ContextItem:
+    """A passage as a Relevant item, under its note's heading (with the note's date when its
+    id does not hold it), cited by block id or line."""
+    passage, day = scored.passage, scored.date[:10]
+    cite = f"^{passage.block_id}" if passage.block_id else f"line {passage.start}"
+    group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
+    return ContextItem(passage.note, "relevant", passage.text, cite,
+                       RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
+                       group=group, kind=passage.kind)
