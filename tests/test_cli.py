@@ -282,3 +282,15 @@ def test_the_ignore_list_says_which_line_is_wrong(sample: Path) -> None:
                                  "'kind KIND' or 'folder FOLDER', found 'note Home'\n")
     assert run(sample, "ignore")[2] == ("Error: give one finding id, or --kind KIND, or "
                                         "--folder FOLDER\n")
+
+
+@pytest.mark.parametrize(("text", "empty"), [
+    ("---\ntags: [stub]\n---\n# Stub\n", True),
+    ("", True),
+    ("---\ntags: [dataview]\n---\n```dataview\nlist where author = null\n```\n", False),
+    ("---\nrace: Human\nclass: Rogue\n---\n", False),  # a note that is all data
+])
+def test_only_an_empty_orphan_is_sure(tmp_path: Path, text: str, empty: bool) -> None:
+    (tmp_path / "Lone.md").write_text(text)
+    found = json.loads(run(tmp_path, "lint", "--json", "--all")[1])["findings"]
+    assert [(f["kind"], f["confidence"] >= 0.5) for f in found] == [("orphan", empty)]

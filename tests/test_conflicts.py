@@ -319,3 +319,9 @@ def test_an_ignored_conflict_leaves_conflicts_and_the_context(sample: Path) -> N
     data = json.loads(run(sample, "conflicts", "--json")[1])
     assert data["findings"] == [] and data["ignored"] == {"fact-conflict": 1}
     assert "Open conflicts" not in build_context(Vault(sample), agent="Rafael", query="Lucy").text
+
+
+def test_an_empty_field_states_nothing(tmp_path: Path) -> None:
+    (tmp_path / "Note.md").write_text("---\nquestion: What is a note?\n---\n- question::\n")
+    assert find_conflicts(Vault(tmp_path, use_cache=False), kinds=("fact-conflict",),
+                          today=TODAY, least=0.0) == []

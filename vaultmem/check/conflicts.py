@@ -116,11 +116,16 @@ def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding
     for (entity, _), facts in sorted(ledger.groups.items()):
         if len(facts) < 2:
             continue
-        current = [f for f in facts if holds(f, ledger, today)]
+        current = [f for f in facts if holds(f, ledger, today) and _stated(f.value)]
         values = {value_key(f.value, f.source, resolver) for f in current}
         if len(values) > 1 and not _a_list(entity, current):
             found.append(_fact_finding(entity, current, ledger, vault.config.secret_patterns))
     return found
+
+
+def _stated(value: object) -> bool:
+    """False for an empty value (a template's ``question::`` left blank states nothing)."""
+    return value not in (None, "", [], {}) and not (isinstance(value, str) and not value.strip())
 
 
 def _a_list(entity: str, facts: list[Fact]) -> bool:

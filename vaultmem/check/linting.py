@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
-from ..index.lookup import with_text
+from ..index.lookup import facts, with_text
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
 from ..model import SHOWN, Finding
@@ -173,13 +173,30 @@ def orphan_findings(vault: Vault) -> list[Finding]:
     """Notes with no links in or out (same-note links do not count); daily notes are left
     out (a journal's days are seldom linked), and only an empty one is sure to need a hand."""
     found = unlinked(vault.index.store)
-    said = with_text(vault.store, found)
+    said = _saying(vault, found)
     return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
                     "link it from a related note, or archive it" if note_id in said else
                     "fill it in and link it, or delete it",
                     sure=_orphan_sure(note_id, note_id in said))
             for note_id, node in sorted(note_nodes(vault.store, set(found)).items())
             if node.get("type") != "daily"]
+
+
+def _saying(vault: Vault, ids: list[str]) -> set[str]:
+    """The notes among ``ids`` that hold something: a passage besides headings and properties,
+    a property or field worth a fact, or other text (a query, code) below the frontmatter."""
+    said = with_text(vault.store, ids) | set(facts(vault.store, ids))
+    return said | {i for i in ids if i not in said and _body_text(vault.note_text(i))}
+
+
+def _body_text(text: str) -> bool:
+    """True when a note's text holds lines other than its frontmatter and headings."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if lines[0].strip() == "---":
+        end = next((n for n, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")),
+                   0)
+        lines = lines[end + 1:]
+    return any(line.strip() and not line.lstrip().startswith("#") for line in lines)
 
 
 def _orphan_sure(note_id: str, said: bool) -> tuple[float, str]:
