@@ -170,7 +170,7 @@ def test_lint_text_has_every_line_the_json_has(sample: Path) -> None:
         "unwritten-link  Daily/2026-11-28.md:10: [[Invoice Parser v2]] links a note nobody wrote "
         "yet\n"
         "                -> create the note or fix the link\n"
-        "3 finding(s).\n")
+        "3 finding(s): frontmatter 1, unwritten-link 2.\n")
 
 
 def test_lesson_body_goes_under_rule(sample: Path) -> None:

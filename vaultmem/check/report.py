@@ -155,7 +155,8 @@ def findings_text(findings: list[Finding]) -> str:
         rows.append(f"{item.kind:<15} {item.message}")
         if item.suggestion:
             rows.append(f"{'':<15} -> {item.suggestion}")
-    rows.append(f"{len(findings)} finding(s).")
+    kinds = ", ".join(f"{kind} {count}" for kind, count in by_kind(findings).items())
+    rows.append(f"{len(findings)} finding(s): {kinds}.")
     return "\n".join(rows)
 
 

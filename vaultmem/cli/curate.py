@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..check.conflicts import KINDS, find_conflicts
-from ..check.report import left_out, sorted_out
+from ..check.report import by_kind, left_out, sorted_out
 from ..curate.kpis import Kpi
 from ..errors import UsageError
 from ..generate.conflicts_note import REPORT_PATH, conflicts_note
@@ -25,7 +25,8 @@ def _text(findings: list[Finding]) -> str:
     rows = []
     for item in findings:
         rows += [f"{item.kind} {item.id}", f"  {item.message}", f"  -> {item.suggestion}"]
-    rows.append(f"{len(findings)} conflict(s).")
+    kinds = ", ".join(f"{kind} {count}" for kind, count in by_kind(findings).items())
+    rows.append(f"{len(findings)} conflict(s): {kinds}.")
     return "\n".join(rows)
 
 
