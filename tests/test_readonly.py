@@ -21,6 +21,7 @@ READS = {
     "show": [["show", NOTE, "--text"], ["show", NOTE, "--json"]],
     "graph": [["graph", "--json"], ["graph", "--format", "mermaid", "--around", NOTE]],
     "lint": [["lint"], ["lint", "--json", "--check"]],
+    "conventions": [["conventions"], ["conventions", "--json"]],
     "search": [["search", "evergreen notes", "--explain"], ["search", "trip", "--json"]],
     "related": [["related", NOTE, "--explain"], ["related", NOTE, "--json"]],
     "index": [["index"], ["index", "--json"]],

@@ -308,3 +308,41 @@ def test_a_templates_folder_without_settings_is_known_by_its_placeholders(
     assert config.templates_folder == found
     assert config.templates_from == ("the folder named 'Templates', its notes full of "
                                      "placeholders" if found else "")
+
+
+@pytest.mark.parametrize(("path", "text", "found"), [
+    ("Notes/Ana.md", "---\ntype: person\n---\n", ("person", "type")),
+    ("Notes/Ana.md", "---\nType: Person\n---\n", ("person", "Type")),
+    ("References/Kim.md", '---\ntype: "[[Authors]]"\n---\n', ("person", "type")),
+    ("References/Kim.md", '---\ncategories:\n  - "[[People]]"\n---\n', ("person", "categories")),
+    ("References/Kyoto.md", '---\ncategories: ["[[Places]]"]\n---\n', ("note", "default")),
+    ("Spaces/Contacts/Bo.md", "# Bo\n", ("person", "folder Contacts")),
+    ("Lists/Bo.md", "#people/friends\n", ("person", "tag #people/friends")),
+    ("Watch/Heat.md", "---\ntype: movie\n---\n", ("movie", "type")),
+    ("_PARA/Projects/Atlas/Kanban.md", "board\n", ("note", "default")),  # only its own folder
+    ("Daily/2026-11-29.md", "log\n", ("daily", "daily folder")),
+    ("Daily/Notes.md", "a page in the daily folder\n", ("note", "default")),
+])
+def test_a_note_is_typed_by_the_vaults_own_conventions(tmp_path: Path, path: str, text: str,
+                                                       found: tuple[str, str]) -> None:
+    write(tmp_path, ".obsidian/daily-notes.json", '{"folder": "Daily"}')
+    write(tmp_path, path, text)
+    note = Vault(tmp_path, use_cache=False).notes[path[:-3]]
+    assert (note.type, note.typed_by) == found
+
+
+def test_conventions_say_what_was_detected(tmp_path: Path) -> None:
+    write(tmp_path, ".obsidian/community-plugins.json", '["templater-obsidian"]')
+    write(tmp_path, "Templates/Person.md", "---\ntype: person\n---\n")
+    write(tmp_path, "People/Ana.md", "x\n")
+    write(tmp_path, "Refs/Kim.md", '---\ncategories: ["[[People]]"]\n---\n')
+    write(tmp_path, "Home.md", "x\n")
+    vault = Vault(tmp_path, use_cache=False)
+    from vaultmem.check.conventions import conventions, conventions_text
+
+    assert conventions_text(conventions(vault)) == (
+        "Templates  Templates (the folder named 'Templates', with a templates plugin on)\n"
+        "Daily      vault root, named YYYY-MM-DD\n"
+        "Types\n"
+        "  person           2  by categories 1, folder People 1\n"
+        "  note             1  by default 1")

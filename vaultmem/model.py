@@ -93,6 +93,7 @@ class Note:
     title: str
     type: str = "note"
     date: str | None = None
+    typed_by: str = "default"  # what gave the type: a property, a folder, a tag (read/types)
     frontmatter: Json = field(default_factory=dict)
     aliases: list[str] = field(default_factory=list)
     tags: list[Tag] = field(default_factory=list)

@@ -54,7 +54,7 @@ class BadUsage(click.ClickException):
 
 
 COMMANDS = {
-    "scan": "read", "show": "read", "graph": "read", "lint": "read",
+    "scan": "read", "show": "read", "graph": "read", "lint": "read", "conventions": "read",
     "search": "recall", "related": "recall", "index": "recall", "context": "recall",
     "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",

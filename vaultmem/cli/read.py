@@ -73,6 +73,22 @@ def graph(vault: Vault, fmt: str, as_json: bool, around: str | None, depth: int)
     click.echo(export_graph(g, "json" if as_json else fmt), nl=False)
 
 
+@cli.command("conventions")
+@json_option
+@with_vault
+def conventions_command(vault: Vault, as_json: bool) -> None:
+    """Say what vaultmem detected of the vault's conventions: its templates folder, its daily
+    notes, and how its notes are typed (a property such as type or categories, a folder, a tag).
+
+    \b
+    Example:
+      vaultmem --vault sample_vault conventions
+    """
+    from ..check.conventions import conventions, conventions_text
+
+    emit(conventions(vault), conventions_text, as_json)
+
+
 @cli.command("lint")
 @click.option("--check", is_flag=True, help="Exit 1 when there are findings (for CI and hooks).")
 @click.option("--kind", "kinds", multiple=True, help=f"Only these kinds ({', '.join(KINDS)}, "

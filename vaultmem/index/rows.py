@@ -37,6 +37,7 @@ def node_attrs(note: Note) -> dict[str, Any]:
     status = fm.get("status")
     return {
         "type": note.type,
+        "typed_by": note.typed_by,
         "title": note.title,
         "path": note.path,
         "tags": note.tag_names(),

@@ -29,7 +29,7 @@ from ..read.resolve import Resolver
 from . import degrees, fts, update
 from .sql import IN_ARRAY, array
 
-SCHEMA = 5
+SCHEMA = 6
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its

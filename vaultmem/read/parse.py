@@ -65,7 +65,7 @@ def parse_with_body(path: str, data: bytes, config: Config, size: int | None = N
     note = Note(id=note_id, path=path, title=note_id.rsplit("/", 1)[-1], size=len(data))
     text, note.problems = decode(path, data, size)
     if text is None:
-        note.type = note_type(note_id, path, None, config)
+        note.type, note.typed_by = note_type(path, {}, [], config)
         return Parsed(note, "", 0, [])
     text = text.removeprefix("\ufeff")
     if "\r" in text:
@@ -76,12 +76,12 @@ def parse_with_body(path: str, data: bytes, config: Config, size: int | None = N
     note.links, note.problems = list(meta.links), note.problems + meta.problems
     note.generated = meta.data.get("generated_by") == "vaultmem"
     note.date = daily_of(note_id, config)
-    declared = meta.data.get("type") or ("daily" if note.date else None)
-    note.type = note_type(note_id, path, declared, config)
     body = text.split("\n", meta.body_line)[-1] if meta.body_line else text
     if "excalidraw-plugin" in meta.data:
         body = DRAWING.split(body, 1)[0]
     tokens = _read_body(note, body, meta.body_line)
+    note.type, note.typed_by = note_type(path, meta.data, [t.name for t in note.tags], config,
+                                         daily=note.date is not None)  # body tags count too
     _sync_traces(note, text, meta.body_line)
     return Parsed(note, body, meta.body_line, tokens)
 

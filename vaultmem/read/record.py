@@ -59,7 +59,7 @@ def encode(note: Note, doc: NoteDoc, identity: tuple[int, int] = (0, 0),
         [(b.id, b.line) for b in note.block_ids],
         [(t.state, t.text, t.line) for t in note.tasks],
         [(p.path, p.kind, p.message, p.line) for p in note.problems],
-        note.generated,
+        note.generated, note.typed_by,
     )
     flags = (GENERATED if note.generated else 0) | (HAS_PROBLEMS if note.problems else 0)
     return Entry(note.mtime_ns, note.size, flags, marshal.dumps(record),
@@ -69,14 +69,14 @@ def encode(note: Note, doc: NoteDoc, identity: tuple[int, int] = (0, 0),
 def decode(entry: Entry) -> Note:
     """The note back from its cache entry (links not yet resolved)."""
     (note_id, path, title, kind, date, frontmatter, aliases, tags, fields, links, headings,
-     blocks, tasks, problems, generated) = marshal.loads(entry.record)
+     blocks, tasks, problems, generated, typed_by) = marshal.loads(entry.record)
     return Note(
         id=note_id, path=path, title=title, type=kind, date=date, frontmatter=frontmatter,
         aliases=aliases, tags=[Tag(*t) for t in tags], fields=[Field(*f) for f in fields],
         links=[Link(*k) for k in links], headings=[Heading(*h) for h in headings],
         block_ids=[BlockId(*b) for b in blocks], tasks=[Task(*t) for t in tasks],
         problems=[Problem(*p) for p in problems], generated=generated,
-        mtime_ns=entry.mtime_ns, size=entry.size,
+        mtime_ns=entry.mtime_ns, size=entry.size, typed_by=typed_by,
     )
 
 

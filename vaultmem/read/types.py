@@ -1,4 +1,12 @@
-"""A note's memory type (from frontmatter or folder) and daily-note dates (moment.js formats)."""
+"""A note's memory type, read from the vault's own conventions, and daily-note dates (moment.js
+formats).
+
+Vaults type notes in many ways: ``type: person``, ``Type: Person``, ``type: "[[Authors]]"``,
+``categories: ["[[People]]"]``, ``document_type: contact``, a ``People/`` or ``Contacts/``
+folder, a ``#person`` tag. The first of these a note has gives its type (the names of memory
+types and their plurals and synonyms mapped onto vaultmem's, any other value kept as given);
+:class:`Typed` says which one did it.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +14,26 @@ import calendar
 import datetime as dt
 import functools
 import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..config import ROOT_FILES, Config
+
+TYPE_KEYS = {"type", "document_type", "note_type", "kind"}  # the note's own type, any case
+CATEGORY_KEYS = {"categories", "category"}  # read only for a value naming a memory type
+TYPE_NAMES = {  # names vaults use for vaultmem's memory types: singular, plural, synonyms
+    **dict.fromkeys(("person", "people", "persons", "contact", "contacts", "author", "authors",
+                     "crm"), "person"),
+    **dict.fromkeys(("project", "projects"), "project"),
+    **dict.fromkeys(("decision", "decisions", "adr", "adrs"), "decision"),
+    **dict.fromkeys(("lesson", "lessons"), "lesson"),
+    **dict.fromkeys(("agent", "agents"), "agent"),
+    **dict.fromkeys(("kpi", "kpis", "metric", "metrics"), "kpi"),
+    **dict.fromkeys(("fact", "facts"), "fact"),
+    **dict.fromkeys(("daily", "dailies", "daily note", "daily notes"), "daily"),
+}
+# folders and tags never make a note daily: the daily-notes settings (folder, format) do
+PLACE_TYPES = {name: kind for name, kind in TYPE_NAMES.items() if kind != "daily"}
 
 MONTHS = "|".join(calendar.month_name[1:])
 MONTHS_SHORT = "|".join(calendar.month_abbr[1:])
@@ -92,16 +118,55 @@ def in_folder(path: str, folder: str) -> bool:
     return not folder or path.lower().startswith(folder.lower().rstrip("/") + "/")
 
 
-def note_type(note_id: str, path: str, declared: object, config: Config) -> str:
-    """The memory type: frontmatter ``type:``, else root file, else the folder's type."""
-    if isinstance(declared, str) and declared.strip():
-        return declared.strip().lower()
+class Typed(NamedTuple):
+    """A note's memory type and what says so (``type``, ``categories``, ``folder People``,
+    ``tag #person``, ``daily folder``, ``root file``, or ``default``)."""
+
+    type: str
+    by: str
+
+
+def note_type(path: str, properties: Mapping[str, Any], tags: list[str], config: Config,
+              *, daily: bool = False) -> Typed:
+    """The memory type of the note at ``path`` from its properties, the vault's folders (the
+    configured ones, then the folder it is in when named like a type), its tags, else
+    ``note``."""
+    for key, value in properties.items():
+        if key.casefold() in TYPE_KEYS and (found := _type_name(value, keep=True)):
+            return Typed(found, key)
+    if daily:
+        return Typed("daily", "daily folder")
+    for key, value in properties.items():
+        if key.casefold() in CATEGORY_KEYS and (found := _type_name(value, keep=False)):
+            return Typed(found, key)
+    return _typed_by_place(path, tags, config)
+
+
+def _typed_by_place(path: str, tags: list[str], config: Config) -> Typed:
+    """The type a note's path, folders or tags give it."""
     if path in ROOT_FILES:
-        return ROOT_FILES[path]
+        return Typed(ROOT_FILES[path], "root file")
     for kind, folder in sorted(config.folders.items(), key=lambda kv: -len(kv[1])):
         if folder and in_folder(path, folder):
-            return kind
-    return "note"
+            return Typed(kind, f"folder {folder}")
+    parent = path.rpartition("/")[0].rpartition("/")[2]  # the folder the note is in
+    if (found := PLACE_TYPES.get(parent.casefold().strip("_ "))) is not None:
+        return Typed(found, f"folder {parent}")
+    for tag in tags:
+        if (found := PLACE_TYPES.get(tag.casefold().split("/")[0])) is not None:
+            return Typed(found, f"tag #{tag}")
+    return Typed("note", "default")
+
+
+def _type_name(value: Any, *, keep: bool) -> str | None:
+    """The memory type a property value names (``[[People]]``, ``Person``, a list of them);
+    a value naming none is kept as the type itself when ``keep`` (a ``type: movie``)."""
+    values = value if isinstance(value, list) else [value]
+    names = [str(v).strip().removeprefix("[[").removesuffix("]]").split("|")[0]
+             .rsplit("/", 1)[-1].strip().casefold() for v in values if isinstance(v, str)]
+    names = [name for name in names if name]
+    known = [TYPE_NAMES[name] for name in names if name in TYPE_NAMES]
+    return known[0] if known else (names[0] if keep and names else None)
 
 
 def daily_of(note_id: str, config: Config) -> str | None:
