@@ -211,3 +211,20 @@ def test_now_board_is_created_from_template_when_missing(sample: Path) -> None:
     assert (sample / "NOW.md").read_text() == (
         "---\ntype: now\nupdated: 2026-11-29\n---\n# NOW\n\n## Current Task\n"
         "Write the launch post\n\n## Priorities\n\n## Blockers\n\n## Today's Completions\n")
+
+
+def test_new_follows_the_vaults_own_folders_templates_and_names(tmp_path: Path) -> None:
+    (tmp_path / ".obsidian").mkdir()
+    (tmp_path / ".obsidian" / "templates.json").write_text('{"folder": "Templates"}')
+    (tmp_path / "Templates").mkdir()
+    (tmp_path / "Templates" / "Contact Template.md").write_text(
+        '---\ncategories:\n  - "[[People]]"\n---\n# {{title}}\n')
+    (tmp_path / "References").mkdir()
+    (tmp_path / "References" / "Steph Ango.md").write_text(
+        '---\ncategories:\n  - "[[People]]"\n---\nCEO of Obsidian.\n')
+    code, _, err = run(tmp_path, "new", "person", "Steph  ango")
+    assert code == 1 and "did you mean [[References/Steph Ango]]?" in err
+    code, out, _ = run(tmp_path, "new", "person", "Ada Lovelace")
+    assert (code, out) == (0, "created References/Ada Lovelace.md\n")
+    made = (tmp_path / "References" / "Ada Lovelace.md").read_text()
+    assert made.startswith('---\ncategories:\n  - "[[People]]"\n') and "# Ada Lovelace" in made

@@ -59,6 +59,7 @@ class Config:
     age_half_life_days: int = 180
     feedback_weight: float = 0.0  # context: pseudo-relevance feedback, off unless set
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
+    folders_set: frozenset[str] = frozenset()  # the types whose folder config.toml names
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects parsing changes."""
@@ -216,6 +217,7 @@ def _apply_toml(config: Config, path: Path) -> None:
     if not isinstance(folders, dict):
         raise ConfigError(f"{path}: [folders] must be a table of type = \"Folder\"")
     config.folders.update({str(k): _folder(v) for k, v in folders.items()})
+    config.folders_set = frozenset(str(k) for k in folders)
     for key in ("daily_folder", "templates_folder", "context_folder"):
         if key in data:
             setattr(config, key, _folder(data[key]))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
 from .. import clock
 from ..errors import UsageError, VaultmemError
+from ..index.lookup import notes_of_type
 from ..model import Note
 from ..names import check_title
 from ..read.frontmatter import normalise
@@ -32,7 +34,7 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
 
     Names shorter than five characters only match exactly (``Ana`` is not ``Ann``).
     """
-    wanted = title.casefold()
+    wanted = " ".join(title.split()).casefold()  # "Steph  ango" is "Steph Ango"
     for note in vault.notes.values():
         if wanted in {note.title.casefold(), *(a.casefold() for a in note.aliases)}:
             return note
@@ -43,6 +45,18 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
     best = process.extractOne(title, names, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
                               processor=str.casefold)
     return vault.notes[best[2].split("\x00")[0]] if best else None
+
+
+def _folder_for(vault: Vault, kind: str) -> str | None:
+    """Where a new note of ``kind`` goes: its configured folder when the vault has it (or
+    ``.vaultmem/config.toml`` names it), else where the vault keeps most notes of that type
+    (``References/`` for people typed by ``categories``), else the configured one to make."""
+    folder = vault.config.folders.get(kind)
+    if folder is None or (vault.root / folder).is_dir() or kind in vault.config.folders_set:
+        return folder
+    homes = Counter(note_id.rpartition("/")[0] for note_id in
+                    notes_of_type(vault.store, kind) if "/" in note_id)
+    return homes.most_common(1)[0][0] if homes else folder
 
 
 def link_to(vault: Vault, source: str, target: str) -> str:
@@ -85,7 +99,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     ``body`` goes under ``## section`` (made if the template has none), else at the end."""
     fields, links = dict(fields or {}), dict(links or {})
     guard(vault, title, body, *(str(v) for v in fields.values()), where=f"new {kind}")
-    folder = vault.config.folders.get(kind)
+    folder = _folder_for(vault, kind)
     if folder is None or kind not in builtin_names():
         known = sorted(set(builtin_names()) & set(vault.config.folders))
         raise UsageError(f"cannot create notes of type {kind!r}; known types: {', '.join(known)}")

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import UsageError
 from ..moment import format_moment
+from ..read.types import TYPE_NAMES
 from .note_file import NotWritable
 
 # installed: <site-packages>/vaultmem/templates; from a checkout: <repo>/templates
@@ -28,7 +29,8 @@ def _builtin_folder() -> Path:
 
 
 def _user_template(config: Config, kind: str) -> Path | None:
-    """The vault's own template for ``kind``: daily-notes.json's, or ``<Templates>/<kind>.md``."""
+    """The vault's own template for ``kind``: daily-notes.json's, or the one in the templates
+    folder named after the type (``Person.md``, ``Contact Template.md``)."""
     if kind == "daily" and config.daily_template:
         path = config.root / (config.daily_template.removesuffix(".md") + ".md")
         if path.is_file():
@@ -36,9 +38,22 @@ def _user_template(config: Config, kind: str) -> Path | None:
     if not config.templates_folder:
         return None
     folder = config.root / config.templates_folder
-    matches = sorted(p for p in folder.glob("*.md")
-                     if p.stem.lower() == kind.lower() and p.is_file()) if folder.is_dir() else []
-    return matches[0] if matches else None
+    if not folder.is_dir():
+        return None
+    found = {p.stem.casefold().removesuffix(" template").removeprefix("template "): p
+             for p in sorted(folder.glob("*.md"), reverse=True) if p.is_file()}
+    return next((found[name] for name in type_names(kind) if name in found), None)
+
+
+def type_names(kind: str) -> list[str]:
+    """The names a vault may give the templates of memory type ``kind``, the type's own first
+    (``person``, then ``people``, ``persons``, ``contact``, ...).
+
+    >>> type_names("project")
+    ['project', 'projects']
+    """
+    return [kind.casefold(), *(name for name, typed in TYPE_NAMES.items()
+                               if typed == kind and name != kind.casefold())]
 
 
 def template_text(config: Config, kind: str) -> str:
