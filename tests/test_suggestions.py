@@ -25,12 +25,12 @@ def _hints(vault: Vault) -> dict[str, str]:
 
 def test_a_broken_link_never_suggests_the_note_that_holds_it(tmp_path: Path) -> None:
     vault = _vault(tmp_path, {"Standup notes.md": "[[Standup note]]\n",
-                              "Standup nodes.md": "x\n", "Albums.md": "![[Albums.base]]\n"})
+                              "Standup notez.md": "x\n", "Albums.md": "![[Albums.base]]\n"})
     hints = _hints(vault)
     assert hints["Standup notes.md:1: [[Standup note]] does not resolve"] == (
-        "did you mean [[Standup nodes]]?")
+        "did you mean [[Standup notez]]?")
     assert hints["Albums.md:1: ![[Albums.base]] does not resolve"] == (
-        "create the note or fix the link")
+        "add the file or fix the link")
 
 
 def test_another_number_or_one_shared_word_is_no_suggestion(tmp_path: Path) -> None:
@@ -73,3 +73,18 @@ def test_the_best_match_is_found_among_many_sharing_letters() -> None:
     names = {f"Notes/Meeting {i:04d}": [f"Meeting {i:04d}"] for i in range(CANDIDATES * 5)}
     names["People/Meryl Tingle"] = ["Meryl Tingle"]
     assert NameIndex(names).closest("Meryl Tingel") == ["People/Meryl Tingle"]
+
+
+def test_no_note_is_suggested_for_a_file_or_a_title_with_another_word(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"Categories/Podcast episodes.md": "x\n",
+                              "5_Structure/Terms - Zettelkasten.md": "x\n",
+                              "Release 1.md": "x\n",
+                              "Home.md": "![[Podcast episodes.base#Show]]\n"
+                                         "[[Tasks - Zettelkasten]]\n[[Release 1.2]]\n"})
+    assert _hints(vault) == {
+        "Home.md:1: ![[Podcast episodes.base#Show]] does not resolve":
+            "add the file or fix the link",
+        "Home.md:2: [[Tasks - Zettelkasten]] links a note nobody wrote yet":
+            "create the note or fix the link",
+        "Home.md:3: [[Release 1.2]] links a note nobody wrote yet":  # a version, not a file
+            "create the note or fix the link"}

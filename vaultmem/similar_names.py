@@ -9,7 +9,9 @@ from collections.abc import Iterable, Mapping
 
 from .text import cjk_runs
 
-NUMBERS = re.compile(r"\d+")
+NUMBERS = re.compile(r"\d+(?:[.,:/-]\d+)*")  # a number, a version, a date
+WORDS = re.compile(r"\w+")
+TYPO = 80  # two words this alike are one word mistyped
 CANDIDATES = 200  # the names sharing most grams with the one looked up, scored in full
 
 
@@ -19,8 +21,31 @@ def same_but_numbers(a: str, b: str) -> bool:
 
     >>> same_but_numbers("2022-12-10", "2022-12-12"), same_but_numbers("Sprint 1", "Sprint 1")
     (True, False)
+    >>> same_but_numbers("Release 1.2", "Release 1")
+    True
     """
     return a != b and NUMBERS.sub("#", a) == NUMBERS.sub("#", b)
+
+
+def other_words(a: str, b: str) -> bool:
+    """True when the titles differ by whole different words (``Adopt REST for Caching`` and
+    ``Adopt Rust for Caching``), not by a typo or punctuation.
+
+    >>> other_words("Adopt REST for Caching", "Adopt Rust for Caching")
+    True
+    >>> other_words("Project Atlas", "Projct Atlas"), other_words("Mobile App", "Mobile-App")
+    (False, False)
+    """
+    left, right = WORDS.findall(a.casefold()), WORDS.findall(b.casefold())
+    if "".join(left) == "".join(right):
+        return False
+    only_left = [w for w in left if w not in right]
+    only_right = [w for w in right if w not in left]
+    if len(only_left) != len(only_right):
+        return False
+    from rapidfuzz import fuzz  # loaded by a comparison, not by every importer
+
+    return any(fuzz.ratio(x, y) < TYPO for x, y in zip(only_left, only_right, strict=True))
 
 
 def grams(text: str) -> set[str]:
@@ -79,7 +104,8 @@ class NameIndex:
         scorer = fuzz.token_sort_ratio if whole else fuzz.WRatio
         hits = process.extract(name, candidates, scorer=scorer, limit=None,
                                score_cutoff=cutoff, processor=str.casefold)
-        if whole:
-            hits = [h for h in hits if not same_but_numbers(name.casefold(), h[0].casefold())]
+        if whole:  # another number, or another word in place of one, names another note
+            hits = [h for h in hits if not same_but_numbers(name.casefold(), h[0].casefold())
+                    and not other_words(name, h[0])]
         ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
         return list(dict.fromkeys(key.split("\x00")[0] for _, _, key in ordered))[:limit]

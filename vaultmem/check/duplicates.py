@@ -21,7 +21,7 @@ from rapidfuzz import fuzz, process
 from ..index.doc import Meta
 from ..model import Finding
 from ..read.sync import copy_of
-from ..similar_names import same_but_numbers
+from ..similar_names import other_words, same_but_numbers
 from ..text import tokens
 from ..vault import Vault
 
@@ -37,7 +37,6 @@ KIND_KEYS = {"type", "category", "categories", "kind", "class", "template_type",
 SKIP_TYPES = {"daily"}
 WORDS = re.compile(r"\w+")
 NOT_ALNUM = re.compile(r"[\W_]+")
-TYPO = 80  # two words this alike are one word mistyped
 
 
 def _id(kind: str, *parts: str) -> str:
@@ -49,25 +48,6 @@ def _id(kind: str, *parts: str) -> str:
 def _key(title: str) -> str:
     """A title reduced to letters and digits, lower-case."""
     return NOT_ALNUM.sub("", title.casefold())
-
-
-def _other_words(a: str, b: str) -> bool:
-    """True when the titles differ by whole different words (``Adopt REST for Caching`` and
-    ``Adopt Rust for Caching``), not by a typo or punctuation.
-
-    >>> _other_words("Adopt REST for Caching", "Adopt Rust for Caching")
-    True
-    >>> _other_words("Project Atlas", "Projct Atlas"), _other_words("Mobile App", "Mobile-App")
-    (False, False)
-    """
-    left, right = WORDS.findall(a.casefold()), WORDS.findall(b.casefold())
-    if "".join(left) == "".join(right):
-        return False
-    only_left = [w for w in left if w not in right]
-    only_right = [w for w in right if w not in left]
-    if len(only_left) != len(only_right):
-        return False
-    return any(fuzz.ratio(x, y) < TYPO for x, y in zip(only_left, only_right, strict=True))
 
 
 def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
@@ -176,7 +156,7 @@ def _block(ids: list[str]) -> list[Finding]:
                                                 score_cutoff=SIMILAR):
             j = i + 1 + offset
             short = min(len(keys[i]), len(keys[j])) < SHORT and keys[i] != keys[j]
-            distinct = same_but_numbers(keys[i], keys[j]) or _other_words(titles[i], titles[j])
+            distinct = same_but_numbers(keys[i], keys[j]) or other_words(titles[i], titles[j])
             if not short and not distinct:
                 found.append(_duplicate(ids[i], ids[j], score))
     return found

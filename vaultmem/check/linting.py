@@ -20,14 +20,13 @@ from ..index.tallies import unlinked
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
-from .suggestions import Fix, Suggester
+from .suggestions import FILE_NAME, Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
          "orphan")
 SURE, UNSURE = 0.9, 0.3
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
 ARCHIVES = {"archive", "archives", "archived"}
-FILE_NAME = re.compile(r"\.(?!md$)[A-Za-z0-9]{1,5}$")  # a link to an attachment, not a note
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 

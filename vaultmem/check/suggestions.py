@@ -13,6 +13,8 @@ from ..vault import Vault
 
 TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
 PUNCTUATION = re.compile(r"[\W_]+")
+# a link to an attachment (``.png``, ``.base``, ``.mp3``), not a note (``Release 1.2``)
+FILE_NAME = re.compile(r"\.(?!md$)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$", re.IGNORECASE)
 UNWRITTEN = "create the note or fix the link"
 
 
@@ -65,7 +67,10 @@ class Suggester:
         return NameIndex({note_id: [note_id.rsplit("/", 1)[-1]] for note_id in self.ids})
 
     def fix(self, target: str, source: str = "") -> Fix:
-        """How to fix a link to ``target`` in note ``source`` (never the note itself)."""
+        """How to fix a link to ``target`` in note ``source`` (never the note itself; a link
+        to a file, ``Albums.base`` or ``photo.png``, is never fixed with a note)."""
+        if FILE_NAME.search(target.split("#", 1)[0]):
+            return Fix("add the file or fix the link", False)
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
         aliased = self.aliases.get(name)
         if aliased is not None:
