@@ -196,8 +196,8 @@ def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, lis
             reasons[other].append(f"recent ({date})")
 
 
-def related_notes(vault: Vault, name: str, *, limit: int = 10,
-                  depth: int = 2) -> tuple[str, list[Related]]:
+def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
+                  today: dt.date | None = None) -> tuple[str, list[Related]]:
     """(note id, related notes) for a note given by id, name or path: :func:`related` over the
     part of the graph around it, read from the index, with text similarity from the search
     index; what ``related`` and the MCP tool answer."""
@@ -211,4 +211,5 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10,
     also = {*text, *(member for members in tagged.values() for member in members)}
     graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else
              ego_graph(vault.store, note.id, radius=depth, also=also))
-    return note.id, related(graph, note.id, limit=limit, depth=depth, text=text, tagged=tagged)
+    return note.id, related(graph, note.id, limit=limit, depth=depth, today=today, text=text,
+                            tagged=tagged)
