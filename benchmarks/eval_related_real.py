@@ -71,6 +71,7 @@ CORPORA = HERE.parents[1] / "shared" / "corpora"  # beside the project's reposit
 VAULTS = ("kepano-obsidian", "dataview-deep-dive", "bramses-vault", "sorobby-starter",
           "zettelkasten-starter", "pkmer-math")
 TOP = 10  # hit@10, MRR within the top 10
+ROUNDED = 9  # decimals of a score: sums in another order are the same score
 MIN_LINKS = 2  # distinct other notes a note must link to be sampled
 METHODS = ("related", "BM25", "Adamic-Adar")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -97,6 +98,7 @@ class Tally:
     def add(self, scored: dict[str, float], target: str) -> None:
         """Score one ranking (note -> score, higher first); a target tied with others gets the
         hit and reciprocal rank expected when the tie is broken at random."""
+        scored = {n: round(s, ROUNDED) for n, s in scored.items()}
         if target not in scored:
             self.hits.append(0.0)
             self.ranks.append(0.0)

@@ -1,4 +1,4 @@
-"""Entries related to a note, from the graph: links, shared neighbours, tags and recency."""
+"""Entries related to a note, from the graph: links, shared neighbours, tags, text and recency."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ import networkx as nx
 
 from .. import clock
 from ..model import Json
+from .bridges import NOT_NOTES, bridge_scores, bridges
 
 if TYPE_CHECKING:
     from ..vault import Vault
 
-LINK_WEIGHT = 2.0
+LINK_WEIGHT = 2.0  # a direct link, each way
 TAG_WEIGHT = 1.5
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
@@ -26,8 +27,6 @@ TEXT_WEIGHT = 3.0
 HUB_DAMPING = math.log(12)  # candidates with more than ten links get a smaller share-score
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
 TAG_INDEX = "vaultmem_tag_index"
-SKIP_TYPES = {"missing", "attachment"}
-GROUP_TYPES = {"project": "same project", "person": "same person", "agent": "same agent"}
 
 
 @dataclass
@@ -55,10 +54,12 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     ``depth`` of 2, the part within ``depth`` links (:func:`vaultmem.graph.ego_graph`) for
     more; ``tagged`` gives the notes carrying each rare tag of ``note`` when it is a part.
 
-    Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
-    undirected graph (a shared rare neighbour counts more than a shared hub; a candidate linked
-    with everything counts less), shared tags (Jaccard), similar text (``text``: note id ->
-    0..1, e.g. from :func:`vaultmem.recall.search.similar`) and recency. Candidates are the
+    Scores add up: a direct link either way, Adamic-Adar over the notes both are linked with
+    (a shared rare note counts more than a shared hub, a shared property twice, a daily note a
+    quarter and all daily notes together less than a link; missing notes, attachments and
+    templates not at all: :func:`vaultmem.recall.bridges.bridges`; a candidate linked with
+    everything counts less), shared tags (Jaccard), similar text (``text``: note id -> 0..1,
+    e.g. from :func:`vaultmem.recall.similar_notes.similar`) and recency. Candidates are the
     notes within ``depth`` links, those sharing a tag and those with similar text.
 
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
@@ -86,8 +87,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
 
 
 def _eligible(graph: nx.DiGraph, node: str) -> bool:
-    """Notes, not missing targets or attachments."""
-    return graph.nodes[node].get("type") not in SKIP_TYPES
+    """Notes, not missing targets, attachments or templates."""
+    return graph.nodes[node].get("type") not in NOT_NOTES
 
 
 def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
@@ -104,24 +105,12 @@ def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
 
 def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
                        scores: dict[str, float], reasons: dict[str, list[str]]) -> None:
-    """Adamic-Adar: each shared neighbour w adds 1 / log(degree of w)."""
-    shared: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    adamic_adar: dict[str, float] = defaultdict(float)
-    for middle in undirected[note]:
-        degree = _degree(graph, undirected, middle)
-        if degree < 2:
-            continue
-        for other in undirected[middle]:
-            if other != note:
-                adamic_adar[other] += 1 / math.log(degree)
-                shared[other].append((degree, middle))
-    for other, middles in shared.items():
+    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`); a candidate
+    linked with everything gets a smaller share."""
+    for other, (score, why) in bridge_scores(graph, note, bridges(graph, note)).items():
         damping = min(1.0, HUB_DAMPING / math.log(2 + _degree(graph, undirected, other)))
-        scores[other] += adamic_adar[other] * damping
-        for _, middle in sorted(middles)[:2]:
-            data = graph.nodes[middle]
-            label = GROUP_TYPES.get(data.get("type", ""), "both link")
-            reasons[other].append(f"{label} [[{data.get('title', middle)}]]")
+        scores[other] += score * damping
+        reasons[other] += why
 
 
 def _degree(graph: nx.DiGraph, undirected: nx.Graph, node: str) -> int:
