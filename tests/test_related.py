@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 from vaultmem.recall.related import Related, related, related_notes
@@ -115,6 +116,24 @@ def test_inline_fields_are_properties_too(tmp_path: Path) -> None:
              "filter.md": "x\n"}
     found = related_in(tmp_path, files, "round")
     assert reasons(found, "floor") == ["same functions [[filter]]"]
+
+
+def graph_of(edges: list[tuple[str, str]], tags: dict[str, list[str]]) -> nx.DiGraph:
+    """A graph of notes with the given tags (others untagged)."""
+    graph = nx.DiGraph(edges)
+    graph.add_nodes_from(tags)
+    nx.set_node_attributes(graph, {n: {"type": "note", "title": n, "tags": tags.get(n, [])}
+                                   for n in graph})
+    return graph
+
+
+def test_a_tag_on_hundreds_of_notes_says_nothing_and_a_rare_one_much() -> None:
+    tags = {f"n{i:03d}": ["math"] for i in range(300)}
+    tags |= {"A": ["math", "groups"], "B": ["math", "groups"], "C": ["math"]}
+    found = related(graph_of([], tags), "A")
+    assert ids(found) == ["B"]
+    assert found[0].reasons == ["shared tag #groups"]
+    assert found[0].score == pytest.approx(2 / 0.6931, abs=1e-3)  # TAG_WEIGHT / log 2
 
 
 def test_related_notes_ranks_as_of_the_day_given(tmp_path: Path) -> None:

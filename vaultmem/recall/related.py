@@ -14,13 +14,13 @@ import networkx as nx
 
 from .. import clock
 from ..model import Json
-from .bridges import NOT_NOTES, bridge_scores, bridges
+from .bridges import NOT_NOTES, PROPERTY_WEIGHT, bridge_scores, bridges
 
 if TYPE_CHECKING:
     from ..vault import Vault
 
 LINK_WEIGHT = 2.0  # a direct link, each way
-TAG_WEIGHT = 1.5
+TAG_WEIGHT = PROPERTY_WEIGHT  # a tag is a property: sharing a rare one is like sharing a link
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
 TEXT_WEIGHT = 3.0
@@ -58,7 +58,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     (a shared rare note counts more than a shared hub, a shared property twice, a daily note a
     quarter and all daily notes together less than a link; missing notes, attachments and
     templates not at all: :func:`vaultmem.recall.bridges.bridges`; a candidate linked with
-    everything counts less), shared tags (Jaccard), similar text (``text``: note id -> 0..1,
+    everything counts less), Adamic-Adar over shared tags (a tag on hundreds of notes says
+    nothing), similar text (``text``: note id -> 0..1,
     e.g. from :func:`vaultmem.recall.similar_notes.similar`) and recency. Candidates are the
     notes within ``depth`` links, those sharing a tag and those with similar text.
 
@@ -130,22 +131,23 @@ def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, floa
 def _tags(graph: nx.DiGraph, note: str, also: set[str],
           tagged: Mapping[str, list[str]] | None, scores: dict[str, float],
           reasons: dict[str, list[str]]) -> None:
-    """Shared tags, by Jaccard similarity of the two tag sets, for the candidates so far,
-    ``also`` and notes sharing a rare tag (a tag on hundreds of notes names no relation)."""
+    """Shared tags, for the candidates so far, ``also`` and the notes sharing a tag: as
+    Adamic-Adar over tags, each rare tag both carry adds 1 / log(notes carrying it), so a tag
+    on two notes says much and one on hundreds (more than ``RARE_TAG``) nothing."""
     mine = set(graph.nodes[note].get("tags") or [])
     if not mine:
         return
     members = _tag_members(graph) if tagged is None else tagged
-    rare = {other for tag in mine if 0 < len(members.get(tag, ())) <= RARE_TAG
-            for other in members[tag]}
+    sizes = {tag: sum(other in graph for other in members[tag]) for tag in mine
+             if 0 < len(members.get(tag, ())) <= RARE_TAG}
+    rare = {other for tag in sizes for other in members[tag]}
     for other in sorted((set(scores) | also | rare) - {note}):
         if other not in graph:
             continue
-        theirs = set(graph.nodes[other].get("tags") or [])
-        common = mine & theirs
+        common = sorted(mine.intersection(graph.nodes[other].get("tags") or ()) & sizes.keys())
         if common:
-            scores[other] += TAG_WEIGHT * len(common) / len(mine | theirs)
-            reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in sorted(common)))
+            scores[other] += TAG_WEIGHT * sum(1 / math.log(max(2, sizes[t])) for t in common)
+            reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in common))
 
 
 def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
