@@ -136,6 +136,12 @@ def test_a_tag_on_hundreds_of_notes_says_nothing_and_a_rare_one_much() -> None:
     assert found[0].score == pytest.approx(2 / 0.6931, abs=1e-3)  # TAG_WEIGHT / log 2
 
 
+def test_a_candidate_linked_with_many_other_notes_is_not_pushed_down() -> None:
+    edges = [("A", "P"), ("B", "P"), ("C", "P"), *(("C", f"n{i}") for i in range(30))]
+    found = related(graph_of(edges, {}), "A", limit=3)
+    assert [(r.id, r.score) for r in found][1:] == [("B", found[2].score), ("C", found[2].score)]
+
+
 def test_related_notes_ranks_as_of_the_day_given(tmp_path: Path) -> None:
     files = {"A.md": "[[B]] [[C]]\n", "B.md": "---\ndate: 2026-01-10\n---\n",
              "C.md": "---\ndate: 2026-03-01\n---\n"}

@@ -24,7 +24,6 @@ TAG_WEIGHT = PROPERTY_WEIGHT  # a tag is a property: sharing a rare one is like 
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
 TEXT_WEIGHT = 3.0
-HUB_DAMPING = math.log(12)  # candidates with more than ten links get a smaller share-score
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
 TAG_INDEX = "vaultmem_tag_index"
 
@@ -57,9 +56,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     Scores add up: a direct link either way, Adamic-Adar over the notes both are linked with
     (a shared rare note counts more than a shared hub, a shared property twice, a daily note a
     quarter and all daily notes together less than a link; missing notes, attachments and
-    templates not at all: :func:`vaultmem.recall.bridges.bridges`; a candidate linked with
-    everything counts less), Adamic-Adar over shared tags (a tag on hundreds of notes says
-    nothing), similar text (``text``: note id -> 0..1,
+    templates not at all: :func:`vaultmem.recall.bridges.bridges`), Adamic-Adar over shared
+    tags (a tag on hundreds of notes says nothing), similar text (``text``: note id -> 0..1,
     e.g. from :func:`vaultmem.recall.similar_notes.similar`) and recency. Candidates are the
     notes within ``depth`` links, those sharing a tag and those with similar text.
 
@@ -76,7 +74,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     scores: dict[str, float] = defaultdict(float)
     reasons: dict[str, list[str]] = defaultdict(list)
     _links(graph, note, scores, reasons)
-    _shared_neighbours(graph, undirected, note, scores, reasons)
+    _shared_neighbours(graph, note, scores, reasons)
     _farther(undirected, note, depth, scores)
     _tags(graph, note, set(text or ()), tagged, scores, reasons)
     _text(graph, note, text or {}, scores, reasons)
@@ -104,20 +102,12 @@ def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
         reasons[source].append(f"links to [[{title}]]")
 
 
-def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
-                       scores: dict[str, float], reasons: dict[str, list[str]]) -> None:
-    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`); a candidate
-    linked with everything gets a smaller share."""
+def _shared_neighbours(graph: nx.DiGraph, note: str, scores: dict[str, float],
+                       reasons: dict[str, list[str]]) -> None:
+    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`)."""
     for other, (score, why) in bridge_scores(graph, note, bridges(graph, note)).items():
-        damping = min(1.0, HUB_DAMPING / math.log(2 + _degree(graph, undirected, other)))
-        scores[other] += score * damping
+        scores[other] += score
         reasons[other] += why
-
-
-def _degree(graph: nx.DiGraph, undirected: nx.Graph, node: str) -> int:
-    """The node's neighbours in the whole graph (``graph`` may be only a part of it)."""
-    degree: int = graph.nodes[node].get("degree", undirected.degree(node))
-    return degree
 
 
 def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, float]) -> None:
