@@ -150,3 +150,9 @@ def test_related_notes_ranks_as_of_the_day_given(tmp_path: Path) -> None:
     early = related_notes(vault, "A", today=dt.date(2026, 1, 12))[1]
     late = related_notes(vault, "A", today=dt.date(2026, 3, 2))[1]
     assert (ids(early), ids(late)) == (["B", "C"], ["C", "B"])
+
+
+def test_the_most_similar_text_alone_ranks_below_a_direct_link() -> None:
+    found = related(graph_of([("A", "B")], {"C": []}), "A", text={"C": 1.0})
+    assert ids(found) == ["B", "C"]
+    assert found[1].reasons == ["similar text (1.00)"]

@@ -23,7 +23,7 @@ LINK_WEIGHT = 2.0  # a direct link, each way
 TAG_WEIGHT = PROPERTY_WEIGHT  # a tag is a property: sharing a rare one is like sharing a link
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
-TEXT_WEIGHT = 3.0
+TEXT_WEIGHT = 1.0  # the most similar text (1, the others relative to it): half a direct link
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
 TAG_INDEX = "vaultmem_tag_index"
 
