@@ -1,4 +1,4 @@
-"""Entries related to a note, from the graph: links, shared neighbours, tags and recency."""
+"""Entries related to a note, from the graph: links, shared neighbours, tags, text and recency."""
 
 from __future__ import annotations
 
@@ -14,20 +14,18 @@ import networkx as nx
 
 from .. import clock
 from ..model import Json
+from .bridges import NOT_NOTES, PROPERTY_WEIGHT, bridge_scores, bridges
 
 if TYPE_CHECKING:
     from ..vault import Vault
 
-LINK_WEIGHT = 2.0
-TAG_WEIGHT = 1.5
+LINK_WEIGHT = 2.0  # a direct link, each way
+TAG_WEIGHT = PROPERTY_WEIGHT  # a tag is a property: sharing a rare one is like sharing a link
 RECENT_DAYS = 30
 RECENT_WEIGHT = 0.3
-TEXT_WEIGHT = 3.0
-HUB_DAMPING = math.log(12)  # candidates with more than ten links get a smaller share-score
+TEXT_WEIGHT = 1.0  # the most similar text (1, the others relative to it): half a direct link
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
 TAG_INDEX = "vaultmem_tag_index"
-SKIP_TYPES = {"missing", "attachment"}
-GROUP_TYPES = {"project": "same project", "person": "same person", "agent": "same agent"}
 
 
 @dataclass
@@ -55,10 +53,12 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     ``depth`` of 2, the part within ``depth`` links (:func:`vaultmem.graph.ego_graph`) for
     more; ``tagged`` gives the notes carrying each rare tag of ``note`` when it is a part.
 
-    Scores add up: a direct link either way, Adamic-Adar over shared neighbours on the
-    undirected graph (a shared rare neighbour counts more than a shared hub; a candidate linked
-    with everything counts less), shared tags (Jaccard), similar text (``text``: note id ->
-    0..1, e.g. from :func:`vaultmem.recall.search.similar`) and recency. Candidates are the
+    Scores add up: a direct link either way, Adamic-Adar over the notes both are linked with
+    (a shared rare note counts more than a shared hub, a shared property twice, a daily note a
+    quarter and all daily notes together less than a link; missing notes, attachments and
+    templates not at all: :func:`vaultmem.recall.bridges.bridges`), Adamic-Adar over shared
+    tags (a tag on hundreds of notes says nothing), similar text (``text``: note id -> 0..1,
+    e.g. from :func:`vaultmem.recall.similar_notes.similar`) and recency. Candidates are the
     notes within ``depth`` links, those sharing a tag and those with similar text.
 
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
@@ -74,7 +74,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     scores: dict[str, float] = defaultdict(float)
     reasons: dict[str, list[str]] = defaultdict(list)
     _links(graph, note, scores, reasons)
-    _shared_neighbours(graph, undirected, note, scores, reasons)
+    _shared_neighbours(graph, note, scores, reasons)
     _farther(undirected, note, depth, scores)
     _tags(graph, note, set(text or ()), tagged, scores, reasons)
     _text(graph, note, text or {}, scores, reasons)
@@ -86,8 +86,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
 
 
 def _eligible(graph: nx.DiGraph, node: str) -> bool:
-    """Notes, not missing targets or attachments."""
-    return graph.nodes[node].get("type") not in SKIP_TYPES
+    """Notes, not missing targets, attachments or templates."""
+    return graph.nodes[node].get("type") not in NOT_NOTES
 
 
 def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
@@ -102,32 +102,12 @@ def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
         reasons[source].append(f"links to [[{title}]]")
 
 
-def _shared_neighbours(graph: nx.DiGraph, undirected: nx.Graph, note: str,
-                       scores: dict[str, float], reasons: dict[str, list[str]]) -> None:
-    """Adamic-Adar: each shared neighbour w adds 1 / log(degree of w)."""
-    shared: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    adamic_adar: dict[str, float] = defaultdict(float)
-    for middle in undirected[note]:
-        degree = _degree(graph, undirected, middle)
-        if degree < 2:
-            continue
-        for other in undirected[middle]:
-            if other != note:
-                adamic_adar[other] += 1 / math.log(degree)
-                shared[other].append((degree, middle))
-    for other, middles in shared.items():
-        damping = min(1.0, HUB_DAMPING / math.log(2 + _degree(graph, undirected, other)))
-        scores[other] += adamic_adar[other] * damping
-        for _, middle in sorted(middles)[:2]:
-            data = graph.nodes[middle]
-            label = GROUP_TYPES.get(data.get("type", ""), "both link")
-            reasons[other].append(f"{label} [[{data.get('title', middle)}]]")
-
-
-def _degree(graph: nx.DiGraph, undirected: nx.Graph, node: str) -> int:
-    """The node's neighbours in the whole graph (``graph`` may be only a part of it)."""
-    degree: int = graph.nodes[node].get("degree", undirected.degree(node))
-    return degree
+def _shared_neighbours(graph: nx.DiGraph, note: str, scores: dict[str, float],
+                       reasons: dict[str, list[str]]) -> None:
+    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`)."""
+    for other, (score, why) in bridge_scores(graph, note, bridges(graph, note)).items():
+        scores[other] += score
+        reasons[other] += why
 
 
 def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, float]) -> None:
@@ -141,22 +121,23 @@ def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, floa
 def _tags(graph: nx.DiGraph, note: str, also: set[str],
           tagged: Mapping[str, list[str]] | None, scores: dict[str, float],
           reasons: dict[str, list[str]]) -> None:
-    """Shared tags, by Jaccard similarity of the two tag sets, for the candidates so far,
-    ``also`` and notes sharing a rare tag (a tag on hundreds of notes names no relation)."""
+    """Shared tags, for the candidates so far, ``also`` and the notes sharing a tag: as
+    Adamic-Adar over tags, each rare tag both carry adds 1 / log(notes carrying it), so a tag
+    on two notes says much and one on hundreds (more than ``RARE_TAG``) nothing."""
     mine = set(graph.nodes[note].get("tags") or [])
     if not mine:
         return
     members = _tag_members(graph) if tagged is None else tagged
-    rare = {other for tag in mine if 0 < len(members.get(tag, ())) <= RARE_TAG
-            for other in members[tag]}
+    sizes = {tag: sum(other in graph for other in members[tag]) for tag in mine
+             if 0 < len(members.get(tag, ())) <= RARE_TAG}
+    rare = {other for tag in sizes for other in members[tag]}
     for other in sorted((set(scores) | also | rare) - {note}):
         if other not in graph:
             continue
-        theirs = set(graph.nodes[other].get("tags") or [])
-        common = mine & theirs
+        common = sorted(mine.intersection(graph.nodes[other].get("tags") or ()) & sizes.keys())
         if common:
-            scores[other] += TAG_WEIGHT * len(common) / len(mine | theirs)
-            reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in sorted(common)))
+            scores[other] += TAG_WEIGHT * sum(1 / math.log(max(2, sizes[t])) for t in common)
+            reasons[other].append("shared tag " + ", ".join(f"#{t}" for t in common))
 
 
 def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
@@ -196,8 +177,8 @@ def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, lis
             reasons[other].append(f"recent ({date})")
 
 
-def related_notes(vault: Vault, name: str, *, limit: int = 10,
-                  depth: int = 2) -> tuple[str, list[Related]]:
+def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
+                  today: dt.date | None = None) -> tuple[str, list[Related]]:
     """(note id, related notes) for a note given by id, name or path: :func:`related` over the
     part of the graph around it, read from the index, with text similarity from the search
     index; what ``related`` and the MCP tool answer."""
@@ -211,4 +192,5 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10,
     also = {*text, *(member for members in tagged.values() for member in members)}
     graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else
              ego_graph(vault.store, note.id, radius=depth, also=also))
-    return note.id, related(graph, note.id, limit=limit, depth=depth, text=text, tagged=tagged)
+    return note.id, related(graph, note.id, limit=limit, depth=depth, today=today, text=text,
+                            tagged=tagged)
