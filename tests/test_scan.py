@@ -346,3 +346,15 @@ def test_conventions_say_what_was_detected(tmp_path: Path) -> None:
         "Types\n"
         "  person           2  by categories 1, folder People 1\n"
         "  note             1  by default 1")
+
+
+def test_the_vaults_own_type_names_are_set_in_config(tmp_path: Path) -> None:
+    write(tmp_path, ".vaultmem/config.toml", '[types]\nClients = "person"\nnote = "note"\n')
+    write(tmp_path, "Crm/Ana.md", '---\ncategories: ["[[Clients]]"]\n---\n')
+    write(tmp_path, "Clients/Bo.md", "x\n")
+    notes = Vault(tmp_path, use_cache=False).notes
+    assert [(n.type, n.typed_by) for n in notes.values()] == [
+        ("person", "folder Clients"), ("person", "categories")]
+    write(tmp_path, ".vaultmem/config.toml", '[types]\nClients = 3\n')
+    with pytest.raises(ConfigError, match=r"\[types\] must be a table of name = \"type\""):
+        Vault(tmp_path, use_cache=False).config  # noqa: B018

@@ -30,7 +30,7 @@ PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
 PLACEHOLDER_SAMPLE = 20
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
-             "age_weight", "age_half_life_days", "feedback_weight"}
+             "age_weight", "age_half_life_days", "feedback_weight", "types"}
 
 
 @dataclass
@@ -60,10 +60,12 @@ class Config:
     feedback_weight: float = 0.0  # context: pseudo-relevance feedback, off unless set
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
     folders_set: frozenset[str] = frozenset()  # the types whose folder config.toml names
+    types: dict[str, str] = field(default_factory=dict)  # [types]: a vault's name -> a type
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects parsing changes."""
         parts = [self.config_dir, self.daily_folder, self.daily_format, str(self.templates_folder)]
+        parts += sorted(f"{k}:{v}" for k, v in self.types.items())
         parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
         return "\x1f".join(parts)
 
@@ -218,6 +220,11 @@ def _apply_toml(config: Config, path: Path) -> None:
         raise ConfigError(f"{path}: [folders] must be a table of type = \"Folder\"")
     config.folders.update({str(k): _folder(v) for k, v in folders.items()})
     config.folders_set = frozenset(str(k) for k in folders)
+    types = data.get("types", {})
+    if not isinstance(types, dict) or not all(isinstance(v, str) for v in types.values()):
+        raise ConfigError(f"{path}: [types] must be a table of name = \"type\" (Authors = "
+                          "\"person\")")
+    config.types = {str(k).casefold(): v.casefold() for k, v in types.items()}
     for key in ("daily_folder", "templates_folder", "context_folder"):
         if key in data:
             setattr(config, key, _folder(data[key]))

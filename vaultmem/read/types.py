@@ -131,13 +131,14 @@ def note_type(path: str, properties: Mapping[str, Any], tags: list[str], config:
     """The memory type of the note at ``path`` from its properties, the vault's folders (the
     configured ones, then the folder it is in when named like a type), its tags, else
     ``note``."""
+    names = {**TYPE_NAMES, **config.types}
     for key, value in properties.items():
-        if key.casefold() in TYPE_KEYS and (found := _type_name(value, keep=True)):
+        if key.casefold() in TYPE_KEYS and (found := _type_name(value, names, keep=True)):
             return Typed(found, key)
     if daily:
         return Typed("daily", "daily folder")
     for key, value in properties.items():
-        if key.casefold() in CATEGORY_KEYS and (found := _type_name(value, keep=False)):
+        if key.casefold() in CATEGORY_KEYS and (found := _type_name(value, names, keep=False)):
             return Typed(found, key)
     return _typed_by_place(path, tags, config)
 
@@ -149,24 +150,25 @@ def _typed_by_place(path: str, tags: list[str], config: Config) -> Typed:
     for kind, folder in sorted(config.folders.items(), key=lambda kv: -len(kv[1])):
         if folder and in_folder(path, folder):
             return Typed(kind, f"folder {folder}")
+    places = {**PLACE_TYPES, **config.types}
     parent = path.rpartition("/")[0].rpartition("/")[2]  # the folder the note is in
-    if (found := PLACE_TYPES.get(parent.casefold().strip("_ "))) is not None:
+    if (found := places.get(parent.casefold().strip("_ "))) is not None:
         return Typed(found, f"folder {parent}")
     for tag in tags:
-        if (found := PLACE_TYPES.get(tag.casefold().split("/")[0])) is not None:
+        if (found := places.get(tag.casefold().split("/")[0])) is not None:
             return Typed(found, f"tag #{tag}")
     return Typed("note", "default")
 
 
-def _type_name(value: Any, *, keep: bool) -> str | None:
+def _type_name(value: Any, types: Mapping[str, str], *, keep: bool) -> str | None:
     """The memory type a property value names (``[[People]]``, ``Person``, a list of them);
     a value naming none is kept as the type itself when ``keep`` (a ``type: movie``)."""
     values = value if isinstance(value, list) else [value]
-    names = [str(v).strip().removeprefix("[[").removesuffix("]]").split("|")[0]
+    given = [str(v).strip().removeprefix("[[").removesuffix("]]").split("|")[0]
              .rsplit("/", 1)[-1].strip().casefold() for v in values if isinstance(v, str)]
-    names = [name for name in names if name]
-    known = [TYPE_NAMES[name] for name in names if name in TYPE_NAMES]
-    return known[0] if known else (names[0] if keep and names else None)
+    given = [name for name in given if name]
+    known = [types[name] for name in given if name in types]
+    return known[0] if known else (given[0] if keep and given else None)
 
 
 def daily_of(note_id: str, config: Config) -> str | None:
