@@ -31,7 +31,7 @@ def test_scan_json(sample: Path) -> None:
     assert data["links"] == {"total": 208, "resolved": 207, "unresolved": 1, "ambiguous": 0,
                              "embeds": 1, "attachments": 1}
     assert data["skipped"] == {"excluded": 1, "template": 1}
-    assert data["problems"] == [] and data["unsure"] == 1  # a link to a note to write
+    assert data["problems"] == [] and data["unsure"] == {"unwritten-link": 1}  # a note to write
     assert data["cache"]["parsed"] == 30
     assert json.loads(run(sample, "scan", "--json")[1])["cache"]["reused"] == 30
 
@@ -294,3 +294,16 @@ def test_only_an_empty_orphan_is_sure(tmp_path: Path, text: str, empty: bool) ->
     (tmp_path / "Lone.md").write_text(text)
     found = json.loads(run(tmp_path, "lint", "--json", "--all")[1])["findings"]
     assert [(f["kind"], f["confidence"] >= 0.5) for f in found] == [("orphan", empty)]
+
+
+def test_scan_and_lint_agree_on_what_is_a_broken_link(tmp_path: Path) -> None:
+    (tmp_path / "Bob.md").write_text("---\naliases: [bobby]\n---\nBob.\n")
+    (tmp_path / "--Real Analysis--.md").write_text("x\n")
+    (tmp_path / "Home.md").write_text("[[bobby]] [[Real Analysis]] [[Someday]]\n")
+    scanned = json.loads(run(tmp_path, "scan", "--json")[1])
+    linted = json.loads(run(tmp_path, "lint", "--json")[1])
+    assert sorted(p["message"] for p in scanned["problems"]) == sorted(
+        f["message"] for f in linted["findings"]) == [
+        "Home.md:1: [[Real Analysis]] does not resolve", "Home.md:1: [[bobby]] does not resolve"]
+    assert scanned["unsure"] == {"unwritten-link": 1}  # lint also counts unsure orphans
+    assert linted["unsure"]["unwritten-link"] == 1

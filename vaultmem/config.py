@@ -25,6 +25,7 @@ DEFAULT_FOLDERS: dict[str, str] = {
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TEMPLATE_FOLDERS = {"templates", "template", "_templates"}
+TEMPLATE_NAMES = ("Templates", "templates", "Template", "template", "_templates", "_Templates")
 TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
 PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
 PLACEHOLDER_SAMPLE = 20
@@ -128,12 +129,10 @@ def _templates_folder(root: Path, config_dir: str,
     if folder := _folder(templates.get("folder")):
         return folder, f"{config_dir}/templates.json"
     plugins = root / config_dir / "plugins"
-    templater = _read_json(plugins / "templater-obsidian" / "data.json")
-    if folder := _folder(templater.get("templates_folder")):
+    templater = _read_json_any(plugins / "templater-obsidian" / "data.json")
+    if isinstance(templater, dict) and (folder := _folder(templater.get("templates_folder"))):
         return folder, "Templater's settings"
-    named = [path.relative_to(root).as_posix() for path in (*root.glob("*"), *root.glob("*/*"))
-             if path.name.casefold() in TEMPLATE_FOLDERS and path.is_dir()
-             and not path.relative_to(root).as_posix().startswith(".")]
+    named = _named_like_templates(root)
     if len(named) != 1:
         return None, ""
     name = named[0].rsplit("/", 1)[-1]
@@ -142,6 +141,23 @@ def _templates_folder(root: Path, config_dir: str,
     if _mostly_placeholders(root / named[0]):
         return named[0], f"the folder named {name!r}, its notes full of placeholders"
     return None, ""
+
+
+def _named_like_templates(root: Path) -> list[str]:
+    """The folders named like a templates folder at the top of the vault or one level down
+    (found by asking for those names: a folder of many notes is never listed)."""
+    try:
+        tops = ["", *sorted(entry.name for entry in os.scandir(root)
+                            if entry.is_dir() and not entry.name.startswith("."))]
+    except OSError:
+        return []
+    found: dict[tuple[int, int], str] = {}  # by inode: one folder where names ignore case
+    for top in tops:
+        for name in TEMPLATE_NAMES:
+            with contextlib.suppress(OSError):
+                if (info := (root / top / name).stat()) and (root / top / name).is_dir():
+                    found.setdefault((info.st_dev, info.st_ino), f"{top}/{name}".lstrip("/"))
+    return sorted(found.values())
 
 
 def _mostly_placeholders(folder: Path) -> bool:

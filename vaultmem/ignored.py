@@ -25,10 +25,11 @@ class Ignored(NamedTuple):
     folders: tuple[str, ...] = ()
 
     def quiets(self, finding_id: str, kind: str, notes: list[str]) -> bool:
-        """True when a finding of ``kind`` about ``notes`` is one the owner ignores."""
+        """True when a finding of ``kind`` about ``notes`` is one the owner ignores (by its id,
+        its kind, or a folder holding any of its notes)."""
         return (finding_id in self.findings or kind in self.kinds
                 or any(note == f or note.startswith(f"{f}/") for f in self.folders
-                       for note in notes[:1]))
+                       for note in notes))
 
 
 def load_ignored(root: Path) -> Ignored:
@@ -39,17 +40,35 @@ def load_ignored(root: Path) -> Ignored:
         return Ignored()
     except OSError as exc:
         raise ConfigError(f"{PATH}: cannot read it ({exc}); fix or delete the file") from exc
+    return parse_ignored(text)
+
+
+def parse_ignored(text: str) -> Ignored:
+    """The ignore list in ``text``; ConfigError names a bad line."""
     found: dict[str, set[str]] = {what: set() for what in WHAT}
     for number, line in enumerate(text.splitlines(), 1):
-        entry = line.split(" #", 1)[0].strip()
-        if entry and not entry.startswith("#"):
-            what, _, value = entry.partition(" ")
-            if what not in WHAT or not value.strip():
-                raise ConfigError(f"{PATH}:{number}: expected 'finding ID', 'kind KIND' or "
-                                  f"'folder FOLDER', found {entry!r}")
-            found[what].add(value.strip().strip("/"))
+        try:
+            entry = parse_line(line)
+        except ValueError as exc:
+            raise ConfigError(f"{PATH}:{number}: {exc}") from None
+        if entry is not None:
+            found[entry[0]].add(entry[1])
     return Ignored(frozenset(found["finding"]), frozenset(found["kind"]),
                    tuple(sorted(found["folder"])))
+
+
+def parse_line(line: str) -> tuple[str, str] | None:
+    """(what, value) of one line; None for a blank line or a comment; ValueError when it is
+    neither."""
+    entry = line.split(" #", 1)[0].strip()
+    if not entry or entry.startswith("#"):
+        return None
+    what, _, value = entry.partition(" ")
+    value = value.strip().strip("/")
+    if what not in WHAT or not value:
+        raise ValueError(f"expected 'finding ID', 'kind KIND' or 'folder FOLDER', found "
+                         f"{entry!r}")
+    return what, value
 
 
 def ignore_line(what: str, value: str, why: str = "") -> str:

@@ -143,7 +143,7 @@ class Vault:
     def refresh(self) -> None:
         """Forget everything read (after vaultmem wrote or moved files); the next use scans
         again, parsing only the files that changed."""
-        for cached in ("index", "graph", "facts", "derived"):
+        for cached in ("index", "graph", "facts", "derived", "ignored"):
             self.__dict__.pop(cached, None)
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:

@@ -57,7 +57,7 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
 def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
     and day: same findings); else computed and stored."""
-    _ = vault.index  # current first
+    index = vault.index  # current first
     key = f"{store.sources_generation()}|{today}|{folder_stamp('check')}"
     stored = store.load_result("conflicts", key)
     if stored is not None:
@@ -66,6 +66,8 @@ def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
     found = _find(vault, KINDS, today, None, memo)
+    if store.generation() != index.generation:  # another process stored meanwhile: the key
+        return found  # may be of a later state than the notes these were found in
     store.save_result("conflicts", key, [astuple(f) for f in found])
     store.save_result("duplicate-blocks", stamp,
                       {sign: [astuple(f) for f in block] for sign, block in memo.items()})

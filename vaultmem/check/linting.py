@@ -70,22 +70,23 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
 def link_findings(vault: Vault, *, suggest: bool = True,
                   subpaths: bool = True) -> Iterator[Finding]:
     """Broken links, ambiguous links, and (``subpaths``) links to headings or blocks that do
-    not exist; only such links are read from the index, suggestions looked up if asked."""
+    not exist; only such links are read from the index; titles alike looked up if ``suggest``
+    (aliases and names with other punctuation always are)."""
     links = problem_links(vault.index.store, subpaths=subpaths)
     nodes = note_nodes(vault.store, {link.source for link in links})
     paths = {note_id: node["path"] for note_id, node in nodes.items()}
     named = anchors(vault.store, {link.node for link in links if link.subpath})
-    hints = Suggester(vault) if suggest else None
+    hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
     for link in links:
         yield from _check_link(paths[link.source], link, named, hints)
 
 
 def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
-                hints: Suggester | None) -> Iterator[Finding]:
+                hints: Suggester) -> Iterator[Finding]:
     """The findings for one link of the note at ``path``."""
     where = f"{path}:{link.line}"
     if link.missing:
-        fix = hints.fix(link.target, link.source) if hints else Fix("", False)
+        fix = hints.fix(link.target, link.source)
         sure = _broken_sure(link, fix)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,

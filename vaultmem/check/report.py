@@ -45,7 +45,7 @@ def scan_summary(vault: Vault) -> Json:
         "cache": {"parsed": stats.parsed, "reused": stats.reused, "removed": stats.removed,
                   "seconds": round(stats.seconds, 3)},
         "problems": problems + link_issues,
-        "unsure": len(issues) - len(link_issues),  # findings lint lists only with --all
+        "unsure": by_kind(f for f in issues if f.confidence < SHOWN),  # lint --all lists them
     }
 
 
@@ -75,7 +75,7 @@ def scan_text(summary: Json, *, shown: str | None = None) -> str:
         f"removed in {cache['seconds']:.2f} s",
         f"Problems ({len(summary['problems'])})" + (":" if summary["problems"] else ""),
     ]
-    unsure = summary.get("unsure", 0)
+    unsure = sum(summary.get("unsure", {}).values())
     tail = [f"  (and {unsure} link(s) to notes not written yet: vaultmem lint --all)"] \
         if unsure else []
     return "\n".join(lines + _problem_lines(summary["problems"]) + tail)

@@ -37,8 +37,9 @@ def loose_key(name: str) -> str:
 class Suggester:
     """Fixes for broken links of one vault (lookups shared by the many links to one name)."""
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, *, fuzzy: bool = True) -> None:
         self.vault = vault
+        self.fuzzy = fuzzy  # False: aliases and names with other punctuation only (cheap)
         self.closest: dict[str, list[str]] = {}
 
     @functools.cached_property
@@ -77,7 +78,7 @@ class Suggester:
             return Fix(f"{target!r} is an alias of [[{aliased[0]}]]: write "
                        f"[[{aliased[1]}|{target}]]", True)
         hits = [i for i in self.loose.get(loose_key(name), []) if i != source][:2]
-        if not hits and loose_key(name):
+        if not hits and loose_key(name) and self.fuzzy:
             if name not in self.closest:
                 self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
             hits = [i for i in self.closest[name] if i != source][:2]

@@ -47,7 +47,7 @@ def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: boo
 
 def _finding(vault: Vault, identifier: str, today: dt.date) -> Finding:
     """The open finding with this id."""
-    for finding in find_conflicts(vault, today=today):
+    for finding in find_conflicts(vault, today=today, least=0.0, quiet=False):
         if finding.id == identifier:
             return finding
     raise ConflictNotFound(f"no open conflict {identifier!r}; run `vaultmem conflicts` for "

@@ -54,6 +54,7 @@ def _folder_for(vault: Vault, kind: str) -> str | None:
     folder = vault.config.folders.get(kind)
     if folder is None or (vault.root / folder).is_dir() or kind in vault.config.folders_set:
         return folder
+    _ = vault.index  # current first: the index says where the notes are
     homes = Counter(note_id.rpartition("/")[0] for note_id in
                     notes_of_type(vault.store, kind) if "/" in note_id)
     return homes.most_common(1)[0][0] if homes else folder

@@ -12,7 +12,7 @@ from ..names import RESERVED
 WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
 
 
-OWN_FOLDER = ".vaultmem"  # vaultmem's settings in the vault: the one hidden folder it writes
+OWN_FILES = {(".vaultmem", "ignored.txt")}  # the only hidden files vaultmem writes
 
 
 class OutsideVault(VaultmemError):
@@ -27,7 +27,7 @@ def inside(root: Path, rel: str) -> Path:
     detach it from the note it points to), no name Windows cannot store.
     """
     parts = checked_parts(rel)
-    own = len(parts) == 2 and parts[0] == OWN_FOLDER and not parts[1].startswith(".")
+    own = parts in OWN_FILES
     if not own and any(p.startswith(".") for p in parts):
         raise OutsideVault(f"{rel!r} is outside the vault's visible notes; vaultmem writes "
                            "only below the vault folder (check the folders in your config)")
