@@ -12,6 +12,7 @@ target), without raw YAML in a context.
 from __future__ import annotations
 
 import bisect
+import functools
 from typing import Any
 
 from ..model import Heading
@@ -39,8 +40,9 @@ def empty_headings(headings: list[Heading], body: list[Passage]) -> list[Passage
         path = [h for h in path if h.level < heading.level]
         end = next((h.line for h in headings[at + 1 :] if h.level <= heading.level), None)
         following = bisect.bisect_right(starts, heading.line)
-        text = shown_heading(heading.text) if heading.text.strip() else ""
-        if text and (following == len(starts) or (end is not None and starts[following] >= end)):
+        empty = following == len(starts) or (end is not None and starts[following] >= end)
+        text = shown_heading(heading.text) if empty and heading.text.strip() else ""
+        if text:  # only an empty section's heading is parsed again to be shown
             found.append(Passage(text, "heading", tuple(shown_heading(h.text) for h in path),
                                  heading.line, heading.line, None))
         path.append(heading)
@@ -75,6 +77,7 @@ def _shown(value: object) -> str:
     return " ".join(text.replace("[[", "").replace("]]", "").split())
 
 
+@functools.lru_cache(maxsize=4096)
 def shown_heading(text: str) -> str:
     """A heading's text as shown (:mod:`.shown`): ``![[a#b]] x`` -> ``[[a#b]] x``."""
     tokens = parser().parse(f"# {text}")
