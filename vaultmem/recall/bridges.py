@@ -4,6 +4,7 @@ and the reason shown for it."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -32,7 +33,13 @@ class Bridge(NamedTuple):
 
 def is_daily(data: Mapping[str, Any]) -> bool:
     """A daily note, or a note titled as a day, week, month or quarter (periodic notes)."""
-    return data.get("type") == "daily" or bool(PERIOD.fullmatch(str(data.get("title", ""))))
+    return data.get("type") == "daily" or _periodic(str(data.get("title", "")))
+
+
+@functools.lru_cache(maxsize=65536)
+def _periodic(title: str) -> bool:
+    """True for a title naming a day, week, month or quarter (asked of many nodes, often)."""
+    return bool(PERIOD.fullmatch(title))
 
 
 def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
