@@ -212,3 +212,16 @@ def test_undated_facts_and_untitled_entries_import_once(tmp_path: Path) -> None:
     before = hash_tree(target)
     assert import_council(Vault(target), data, when=WHEN).results == []
     assert hash_tree(target) == before
+
+
+def test_people_typed_by_their_categories_export_their_facts(tmp_path: Path) -> None:
+    from vaultmem.vault import Vault
+
+    (tmp_path / "References").mkdir()
+    (tmp_path / "References" / "Steph Ango.md").write_text(
+        '---\ncategories:\n  - "[[People]]"\ntwitter: kepano\n---\nCEO.\n')
+    (tmp_path / "References" / "Kyoto.md").write_text(
+        '---\ncategories:\n  - "[[Places]]"\ncountry: Japan\n---\n')
+    facts = export_council(Vault(tmp_path, use_cache=False))["facts"]
+    assert [(f["entity"], f["attribute"], f["value"]) for f in facts] == [
+        ("References/Steph Ango", "twitter", "kepano")]  # a place is no entity
