@@ -30,7 +30,7 @@ def graph_data(graph: nx.DiGraph) -> tuple[dict[str, object], dict[tuple[str, st
 
 def stored_links(vault: Vault) -> list[tuple[object, ...]]:
     """Every stored link row, sorted (after a scan)."""
-    assert vault.index.stats.seconds >= 0
+    _ = vault.index
     return sorted(vault.store.query(
         "SELECT source, target, node, missing, ambiguous, kind, line, raw, subpath, embed "
         "FROM links"))
@@ -61,7 +61,7 @@ def test_files_arriving_one_by_one_give_the_index_a_full_scan_gives(
 
 def stored_degrees(vault: Vault) -> dict[str, int]:
     """Every node's degree as the index keeps it (after a scan; none left stale by it)."""
-    assert vault.index.stats.seconds >= 0
+    _ = vault.index
     assert vault.store.query("SELECT node FROM stale_degrees") == []
     return {node: degree for node, degree in vault.store.query("SELECT node, degree FROM degrees")
             if degree}
@@ -69,7 +69,7 @@ def stored_degrees(vault: Vault) -> dict[str, int]:
 
 def whole_degrees(vault: Vault) -> dict[str, int]:
     """Every node's degree counted afresh from all the link rows (after a scan)."""
-    assert vault.index.stats.seconds >= 0
+    _ = vault.index
     found: dict[str, set[str]] = {}
     for source, node in vault.store.query("SELECT source, node FROM links WHERE source != node"):
         found.setdefault(source, set()).add(node)

@@ -95,10 +95,10 @@ class _Plan(NamedTuple):
     generation: int  # of the index when it was compared
 
 
-def _plan(config: Config, store: Store, listing: Listing | None = None) -> _Plan:
-    """Compare the vault's listing (made now unless given) with the index."""
+def _plan(config: Config, store: Store) -> _Plan:
+    """Compare the vault's listing, made now, with the index."""
     generation = store.generation()
-    listing = list_vault(config) if listing is None else listing
+    listing = list_vault(config)
     sources = [info for info in listing.notes if info.role == "source"]
     old = store.states()
     entries, todo = _reuse(old, sources)
