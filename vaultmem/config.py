@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import ConfigError, VaultNotFound
 from .regular_files import read_regular
+from .semantic_config import Semantic, semantic_settings
 
 DEFAULT_FOLDERS: dict[str, str] = {
     "person": "People",
@@ -31,7 +32,7 @@ PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
 PLACEHOLDER_SAMPLE = 20
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
-             "age_weight", "age_half_life_days", "feedback_weight", "types"}
+             "age_weight", "age_half_life_days", "feedback_weight", "types", "semantic"}
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Config:
     folders: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FOLDERS))
     folders_set: frozenset[str] = frozenset()  # the types whose folder config.toml names
     types: dict[str, str] = field(default_factory=dict)  # [types]: a vault's name -> a type
+    semantic: Semantic = field(default_factory=Semantic)  # [semantic]: off unless a model is set
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects parsing changes."""
@@ -241,6 +243,8 @@ def _apply_toml(config: Config, path: Path) -> None:
         raise ConfigError(f"{path}: [types] must be a table of name = \"type\" (Authors = "
                           "\"person\")")
     config.types = {str(k).casefold(): v.casefold() for k, v in types.items()}
+    if "semantic" in data:
+        config.semantic = semantic_settings(data["semantic"], path, config.root)
     for key in ("daily_folder", "templates_folder", "context_folder"):
         if key in data:
             setattr(config, key, _folder(data[key]))

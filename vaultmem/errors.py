@@ -39,5 +39,13 @@ class MissingExtra(UsageError):
     """A command needs an optional dependency that is not installed."""
 
 
+class SemanticModelError(UsageError):
+    """The embedding model the ``[semantic]`` settings name cannot be found or loaded."""
+
+
+class SemanticOff(UsageError):
+    """Semantic recall was asked for, but ``.vaultmem/config.toml`` names no model."""
+
+
 class IndexBusy(VaultmemError):
     """The index database stayed locked by another vaultmem process past the busy timeout."""

@@ -47,6 +47,8 @@ class Vault:
         self.config = config or load_config(self.root)
         self.use_cache = use_cache
         self.progress = progress
+        self.embed_progress: Progress | None = None  # passages embedded, passages to embed
+        self.notices: list[str] = []  # what a user should know of how an answer was made
 
     @classmethod
     def discover(cls, path: str | os.PathLike[str] | None = None, **options: object) -> Vault:

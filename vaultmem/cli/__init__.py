@@ -23,16 +23,18 @@ BAR_MIN = 500
 
 
 class Bar:
-    """A click progress bar on stderr, shown only when a scan parses many files."""
+    """A click progress bar on stderr, shown only when a scan parses many files (or many
+    passages are embedded)."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "Parsing notes") -> None:
         self.bar: Any = None
+        self.label = label
 
     def __call__(self, done: int, total: int) -> None:
         if total < BAR_MIN:
             return
         if self.bar is None:
-            self.bar = click.progressbar(length=total, label="Parsing notes", file=sys.stderr)
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
             self.bar.__enter__()
         self.bar.update(done)
 
@@ -149,19 +151,28 @@ def cli(ctx: click.Context, vault_path: str | None, no_cache: bool) -> None:
     Example:
       vaultmem --vault sample_vault scan
     """
-    bar = Bar()
+    bar, embedding = Bar(), Bar("Embedding passages")
     ctx.call_on_close(bar.close)
+    ctx.call_on_close(embedding.close)
 
     @functools.cache
     def opener() -> Vault:
         from ..vault import Vault  # the index code loads with a command, not for --version
 
         vault = Vault.discover(vault_path, use_cache=not no_cache, progress=bar)
+        vault.embed_progress = embedding
+        ctx.call_on_close(lambda: _tell(vault.notices))
         _ = vault.index
         bar.close()
         return vault
 
     ctx.obj = opener
+
+
+def _tell(notices: list[str]) -> None:
+    """Print what the user should know of how the answer was made, each once, on stderr."""
+    for notice in dict.fromkeys(notices):
+        click.echo(f"note: {notice}", err=True)
 
 
 def main() -> None:

@@ -98,15 +98,24 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
 
 @cli.command("index")
 @click.option("--write", is_flag=True, help="Write the index notes into the vault.")
+@click.option("--embed", is_flag=True,
+              help="Instead, give every passage a vector now, for semantic recall (needs "
+                   "[semantic] in .vaultmem/config.toml and the semantic extra).")
 @json_option
 @with_vault
-def index_command(vault: Vault, write: bool, as_json: bool) -> None:
+def index_command(vault: Vault, write: bool, embed: bool, as_json: bool) -> None:
     """The memory's navigation: a root index of categories and one index per category.
+
+    With --embed, embed the passages that have no vector yet instead (a query embeds a few
+    itself; this is for a first use or a large import).
 
     \b
     Example:
       vaultmem --vault sample_vault index
     """
+    if embed:
+        _embed(vault, as_json)
+        return
     from ..generate.indexes import build_indexes, write_indexes  # the writer only when needed
 
     pages = build_indexes(vault)
@@ -117,6 +126,16 @@ def index_command(vault: Vault, write: bool, as_json: bool) -> None:
         return
     emit({"pages": {path: text for path, text in pages.items()}},
          lambda _: "\n\n".join(pages.values()).rstrip("\n"), as_json)
+
+
+def _embed(vault: Vault, as_json: bool) -> None:
+    """Embed every passage text without a vector, and say what was done."""
+    from ..recall.meaning import embed_vault
+
+    done = embed_vault(vault)
+    emit(done._asdict(), lambda _: (
+        f"{done.texts} passage texts have vectors; {done.embedded} embedded now in "
+        f"{done.seconds:.1f} s ({done.model})"), as_json)
 
 
 @cli.command("context")

@@ -28,6 +28,7 @@ Functions take the connection and leave the transaction to the caller (nothing h
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 import sqlite3
@@ -55,7 +56,9 @@ CREATE TABLE IF NOT EXISTS passages(
     end_line INTEGER NOT NULL,
     block_id TEXT,
     text TEXT NOT NULL,
+    digest BLOB NOT NULL,           -- of text (see text_digest): what its vector is stored by
     UNIQUE(path, number));
+CREATE INDEX IF NOT EXISTS passages_by_digest ON passages(digest);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
     body, heads, content='', tokenize='porter unicode61 remove_diacritics 2');
 """
@@ -114,11 +117,11 @@ def add(db: sqlite3.Connection, path: str, passages: list[Passage]) -> None:
 
 def passage_rows(path: str, passages: list[Passage]) -> list[tuple[Any, ...]]:
     """The rows :func:`add_rows` stores for a note's passages, without the path: number, kind,
-    headings (JSON), lines, block id, text and the two search forms (made where the note is
-    parsed, in a worker when there are many)."""
+    headings (JSON), lines, block id, text, its digest and the two search forms (made where the
+    note is parsed, in a worker when there are many)."""
     return [(number, passage.kind, json.dumps(list(passage.headings), ensure_ascii=False),
              passage.start, passage.end, passage.block_id, passage.text,
-             *_forms(path, passage.headings, passage.text))
+             text_digest(passage.text), *_forms(path, passage.headings, passage.text))
             for number, passage in enumerate(passages)]
 
 
@@ -127,10 +130,15 @@ def add_rows(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
     have none stored."""
     first = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM passages").fetchone()[0]
     db.executemany("INSERT INTO passages(id, path, number, kind, headings, start_line, end_line,"
-                   " block_id, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   " block_id, text, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [(first + at, *row[:-2]) for at, row in enumerate(rows)])
     db.executemany("INSERT INTO passages_fts(rowid, body, heads) VALUES (?, ?, ?)",
                    [(first + at, *row[-2:]) for at, row in enumerate(rows)])
+
+
+def text_digest(text: str) -> bytes:
+    """A passage text's 16-byte BLAKE2b digest: passages of the same text share one vector."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def remove(db: sqlite3.Connection, paths: Iterable[str]) -> None:

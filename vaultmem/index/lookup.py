@@ -71,6 +71,25 @@ def passages(store: Store, ids: Iterable[str]) -> dict[str, list[StoredPassage]]
     return found
 
 
+def passages_of_texts(store: Store, digests: list[bytes]) -> dict[bytes, list[StoredPassage]]:
+    """The passages whose texts have the digests ``digests`` (of any note), by digest."""
+    found: dict[bytes, list[StoredPassage]] = {}
+    for at in range(0, len(digests), 500):  # below SQLite's limit of bound values
+        part = digests[at : at + 500]
+        for row in store.query(f"SELECT p.digest, {PASSAGE_COLUMNS} FROM passages AS p WHERE "
+                               f"p.digest IN ({', '.join('?' * len(part))}) "
+                               "ORDER BY p.path, p.number", tuple(part)):
+            found.setdefault(row[0], []).append(_stored_passage(row[1:]))
+    return found
+
+
+def digests_of(store: Store, note_id: str) -> list[bytes]:
+    """The digests of the texts of a note's passages, in file order."""
+    return [row[0] for row in store.query(
+        "SELECT p.digest FROM passages AS p JOIN notes AS n ON n.path = p.path WHERE n.id = ? "
+        "ORDER BY p.number", (note_id,))]
+
+
 def with_text(store: Store, ids: Iterable[str]) -> set[str]:
     """The notes among ``ids`` that say something: a passage besides their properties and
     headings."""

@@ -27,9 +27,9 @@ from ..errors import IndexBusy
 from ..read.record import Entry
 from ..read.resolve import Resolver
 from . import degrees, fts, update
-from .sql import IN_ARRAY, array
+from .sql import IN_ARRAY, array, start_over, transaction, tuned
 
-SCHEMA = 6
+SCHEMA = 7
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -190,31 +190,16 @@ class Store:
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
             db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
-        try:
-            db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last commit is fine
-        except BaseException:
-            db.close()
-            raise
-        return db
+        return tuned(db, BUSY_MS)
 
     def _prepared(self, db: sqlite3.Connection) -> sqlite3.Connection:
         """``db`` with this schema and stamp; anything else stored is dropped first."""
         if self._current(db):
             return db
-        with _writing(db):
+        with transaction(db):
             if not self._current(db):  # another process may have rebuilt it meanwhile
-                tables = [r[0] for r in db.execute(  # virtual tables first: they own others
-                    "SELECT name FROM sqlite_master WHERE type = 'table' "
-                    "ORDER BY sql NOT LIKE 'CREATE VIRTUAL%'")]
-                for table in tables:
-                    db.execute(f'DROP TABLE IF EXISTS "{table}"')
-                for statement in TABLES.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT INTO meta VALUES ('stamp', ?)", (self.stamp,))
-                db.execute(f"PRAGMA user_version = {SCHEMA}")
+                start_over(db, TABLES, {"stamp": self.stamp, "built": os.urandom(8).hex()},
+                           SCHEMA)
         return db
 
     def _current(self, db: sqlite3.Connection) -> bool:
@@ -281,7 +266,7 @@ class Store:
     def replace(self, updates: Mapping[str, Entry], removed: Iterable[str] = (), *,
                 files: Mapping[str, str], resolver: Resolver) -> None:
         """:meth:`sync`, :meth:`store_notes` and :meth:`forget` in one transaction."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             _sync(db, files, resolver)
             _store_notes(db, updates)
             update.forget(db, removed)
@@ -291,19 +276,19 @@ class Store:
         was built from) and resolve again the stored links whose files came, went or changed
         role, in one transaction: a scan does it first, so every link row stored after it, and
         every one kept, is resolved against the files it lists."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             _sync(db, files, resolver)
 
     def store_notes(self, updates: Mapping[str, Entry]) -> set[str]:
         """Store parsed notes in one transaction (a scan stores them as they are parsed); the
         paths stored. A note another process stored from a later state of its file (a newer
         change time) is kept: a slow scan never puts back what a faster one replaced."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             return _store_notes(db, updates)
 
     def forget(self, paths: Iterable[str]) -> None:
         """Forget the notes at ``paths`` (gone from the vault), in one transaction."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             update.forget(db, paths)
 
     def generation(self) -> int:
@@ -314,11 +299,17 @@ class Store:
         """Count one more finished storing scan (a scan that listed the vault before it must
         list it again before storing) and, if it changed a source note or the vault's files
         (``sources``), one more change of memory; count the degrees its links changed."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             degrees.refresh(db)
             for key in ("generation", "sources") if sources else ("generation",):
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                            (key, str(self._counted(key) + 1)))
+
+    def version(self) -> str:
+        """This index's build (a token made when it was created) and generation: it differs
+        after any storing scan and after a rebuild, when passage ids start over."""
+        rows = self.query("SELECT value FROM meta WHERE key = 'built'")
+        return f"{rows[0][0] if rows else ''}:{self.generation()}"
 
     def sources_generation(self) -> int:
         """How many storing scans changed a source note or the vault's files (not only
@@ -343,7 +334,7 @@ class Store:
 
     def save_derived(self, kind: str, shard: int, data: Any) -> None:
         """Store one shard of a derived index."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             db.execute("INSERT OR REPLACE INTO derived VALUES (?, ?, ?)",
                        (kind, shard, marshal.dumps(data)))
 
@@ -354,7 +345,7 @@ class Store:
 
     def save_result(self, name: str, key: str, data: Any) -> None:
         """Store a result computed from the vault state ``key``."""
-        with self._lock, _writing(self.db) as db:
+        with self._lock, transaction(self.db) as db:
             db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
                        (name, key, marshal.dumps(data)))
 
@@ -368,18 +359,6 @@ class Store:
         """All rows of a read."""
         with self._lock:
             return self.db.execute(sql, args).fetchall()
-
-
-@contextlib.contextmanager
-def _writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One write transaction: all of it is stored, or none."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 def files_key(files: Mapping[str, str]) -> str:

@@ -45,7 +45,8 @@ class Related:
 
 def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
             today: dt.date | None = None, text: Mapping[str, float] | None = None,
-            tagged: Mapping[str, list[str]] | None = None) -> list[Related]:
+            tagged: Mapping[str, list[str]] | None = None,
+            meaning: Mapping[str, float] | None = None) -> list[Related]:
     """Notes related to ``note``, best first (ties by id).
 
     ``graph`` may be the whole graph or a part of it with ``degree`` node attributes: the
@@ -58,7 +59,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     quarter and all daily notes together less than a link; missing notes, attachments and
     templates not at all: :func:`vaultmem.recall.bridges.bridges`), Adamic-Adar over shared
     tags (a tag on hundreds of notes says nothing), similar text (``text``: note id -> 0..1,
-    e.g. from :func:`vaultmem.recall.similar_notes.similar`) and recency. Candidates are the
+    e.g. from :func:`vaultmem.recall.similar_notes.similar`; ``meaning`` gives the part of it
+    that is closeness in meaning, for the reasons) and recency. Candidates are the
     notes within ``depth`` links, those sharing a tag and those with similar text.
 
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
@@ -77,7 +79,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     _shared_neighbours(graph, note, scores, reasons)
     _farther(undirected, note, depth, scores)
     _tags(graph, note, set(text or ()), tagged, scores, reasons)
-    _text(graph, note, text or {}, scores, reasons)
+    _text(graph, note, text or {}, meaning or {}, scores, reasons)
     _recency(graph, scores, reasons, today or clock.today())
     best = heapq.nsmallest(limit, ((-round(s, 4), n) for n, s in scores.items()
                                    if n != note and _eligible(graph, n)))
@@ -154,13 +156,15 @@ def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
     return found
 
 
-def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float], scores: dict[str, float],
+def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float],
+          meaning: Mapping[str, float], scores: dict[str, float],
           reasons: dict[str, list[str]]) -> None:
-    """Notes with similar words."""
+    """Notes with similar words or meaning."""
     for other, value in text.items():
         if other != note and other in graph and value > 0:
             scores[other] += TEXT_WEIGHT * value
-            reasons[other].append(f"similar text ({value:.2f})")
+            part = f"; meaning {meaning[other]:.2f}" if other in meaning else ""
+            reasons[other].append(f"similar text ({value:.2f}{part})")
 
 
 def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, list[str]],
@@ -184,13 +188,24 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
     index; what ``related`` and the MCP tool answer."""
     from ..graph import ego_graph, two_hop_graph
     from ..index.graph_rows import tag_members
-    from .similar_notes import similar
+    from .similar_notes import similar, similar_in_meaning
 
     note = vault.note(name)
-    text = similar(vault, vault.note_text(note.id), exclude=note.id)
+    words = similar(vault, vault.note_text(note.id), exclude=note.id)
+    meaning = similar_in_meaning(vault, note.id)
+    text = _fused(words, meaning, vault.config.semantic.weight)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     also = {*text, *(member for members in tagged.values() for member in members)}
     graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else
              ego_graph(vault.store, note.id, radius=depth, also=also))
     return note.id, related(graph, note.id, limit=limit, depth=depth, today=today, text=text,
-                            tagged=tagged)
+                            tagged=tagged, meaning=meaning)
+
+
+def _fused(words: Mapping[str, float], meaning: Mapping[str, float],
+           weight: float) -> dict[str, float]:
+    """Text likeness: words plus ``weight`` times meaning, divided by the best (0..1)."""
+    fused = {other: words.get(other, 0.0) + weight * meaning.get(other, 0.0)
+             for other in {*words, *meaning}}
+    top = max(fused.values(), default=0.0) or 1.0
+    return {other: value / top for other, value in fused.items()}

@@ -4,7 +4,9 @@ A passage's score, before it is scaled to the context's item scores:
 
 - its bm25 (SQLite FTS5, idf-weighted terms) over its text, plus ``HEADS_SHARE`` of what its
   note's title and heading path add (shared by every passage under them, they say little about
-  which passage answers), divided by the best passage's;
+  which passage answers), divided by the best passage's; with ``[semantic]`` set, plus its
+  ``weight`` times the passage's closeness in meaning (:mod:`.meaning`), the sum divided by the
+  best again;
 - plus the vault's ``feedback_weight`` setting (0, off, unless set) times its bm25 (divided by
   the best) for the words of the ``FEEDBACK_PASSAGES`` best passages that the question lacks
   (pseudo-relevance feedback, at most ``FEEDBACK_WORDS`` words; it reorders the passages the
@@ -52,6 +54,7 @@ from ..index.lookup import (
     passages_near,
 )
 from ..vault import Vault
+from .meaning import Near, near_text
 from .periods import Period, parse_day, query_periods, spoken_days
 from .search import BLOCKED_NAMES, by_note, note_score
 
@@ -88,9 +91,10 @@ def relevant_passages(vault: Vault, question: str, *, today: dt.date,
     _ = vault.notes  # the index is current first
     hits = [h for h in matching_passages(vault.store, question, limit=CANDIDATES)
             if h.path[:-3] not in leave_out]
-    if not hits:
+    meant = [n for n in near_text(vault, question) if n.passage.note not in leave_out]
+    if not hits and not meant:
         return []
-    base = _normalised(hits)
+    base = _fused(_normalised(hits) if hits else {}, meant, vault.config.semantic.weight)
     weight = vault.config.feedback_weight
     for key, value in (_feedback(vault, question, hits, base, leave_out) if weight else {}).items():
         if key in base:  # feedback reorders what the question found; it finds nothing new
@@ -113,6 +117,17 @@ def _normalised(hits: list[PassageHit]) -> dict[tuple[str, int], float]:
     own = {(h.path[:-3], h.number): h.body + HEADS_SHARE * (h.score - h.body) for h in hits}
     top = max(own.values()) or 1.0
     return {key: value / top for key, value in own.items()}
+
+
+def _fused(base: dict[tuple[str, int], float], near: list[Near],
+           weight: float) -> dict[tuple[str, int], float]:
+    """Keyword scores plus ``weight`` times meaning scores, divided by the best (0..1)."""
+    fused = dict(base)
+    for found in near:
+        key = (found.passage.note, found.passage.number)
+        fused[key] = fused.get(key, 0.0) + weight * found.score
+    top = max(fused.values(), default=0.0) or 1.0
+    return {key: value / top for key, value in fused.items()}
 
 
 def _feedback(vault: Vault, question: str, hits: list[PassageHit],

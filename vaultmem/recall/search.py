@@ -7,6 +7,8 @@ once): a note that answers in several places ranks above one that mentions the w
 long note does not win by length alone. Scores are divided by the best one (0..1), a title or alias
 close to the whole query adds up to ``FUZZY_WEIGHT``, and notes linked to or from one of the
 ``STRONG`` best hits add ``GRAPH_WEIGHT`` of that hit's score (the best such link, once).
+With ``[semantic]`` set, each passage's score is its keyword score divided by the best, plus
+``weight`` times its closeness in meaning (:func:`with_meaning`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..model import Json
 from ..text import tokens
 from ..vault import Vault
 from .budget import whole_spans
+from .meaning import Near, near_text
 
 FUZZY_CUTOFF = 70
 FUZZY_WEIGHT = 0.6
@@ -33,6 +36,7 @@ SNIPPET = 160
 BLOCKED_NAMES = 5000  # names compared one by one below this many notes
 PASSAGE_SHARES = (1.0, 0.5, 0.25)  # of a note's best, second and third passage scores
 CANDIDATES = 300  # passages ranked per query, at least
+NEAR_REASON = 0.5  # of its meaning score: a note closer than this is said to be close
 PER_HIT = 20  # passages ranked per note asked for, beyond CANDIDATES
 
 
@@ -89,7 +93,10 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     its best passage as snippet and, with ``passages``, up to that many best passages."""
     filters = filters or Filters()
     notes = vault.notes  # the index is current first
-    found = by_note(matching_passages(vault.store, query, limit=CANDIDATES + PER_HIT * limit))
+    near = near_text(vault, query)
+    found = by_note(with_meaning(matching_passages(vault.store, query, limit=CANDIDATES
+                                                   + PER_HIT * limit), near,
+                                 vault.config.semantic.weight))
     scores = {note_id: note_score(hits) for note_id, hits in found.items()}
     top = max(scores.values(), default=0.0) or 1.0
     combined = {note_id: score / top for note_id, score in scores.items()}
@@ -101,13 +108,34 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     ranked = [(i, s) for i, s in sorted(combined.items(), key=lambda item: (-item[1], item[0]))
               if i in notes]
     allowed = _allowed(vault, ranked, filters, limit)
+    closest = {n.passage.note: n.cosine for n in reversed(near) if n.score >= NEAR_REASON}
     hits = []
     for note_id, score in allowed:
         why = [f"name {names[note_id][1]!r} is close to the query"] if note_id in names else []
         why += [_matches(query, found[note_id])] if note_id in found else []
+        why += [f"close in meaning (cosine {closest[note_id]:.2f})"] if note_id in closest else []
         hits.append(_hit(vault, note_id, score, found.get(note_id, []), passages,
                          why + linked[note_id]))
     return hits
+
+
+def with_meaning(hits: list[PassageHit], near: list[Near], weight: float) -> list[PassageHit]:
+    """Keyword hits divided by the best one's score, each plus ``weight`` times its meaning
+    score (:mod:`.meaning`), and the passages near in meaning that no keyword found; the hits
+    as they are without any ``near``."""
+    if not near:
+        return hits
+    top = max((hit.score for hit in hits), default=0.0) or 1.0
+    fused = {(h.path[:-3], h.number): h._replace(score=h.score / top, body=h.body / top)
+             for h in hits}
+    for found in near:
+        p = found.passage
+        key = (p.note, p.number)
+        hit = fused.get(key) or PassageHit(p.note + ".md", p.number, p.start, p.end, p.block_id,
+                                           p.text, p.headings, 0.0, 0.0)
+        fused[key] = hit._replace(score=hit.score + weight * found.score,
+                                  body=hit.body + weight * found.score)
+    return list(fused.values())
 
 
 def by_note(hits: list[PassageHit]) -> dict[str, list[PassageHit]]:

@@ -1,11 +1,13 @@
 """Notes whose words are like a text's: the text's most telling words as one full-text query
-over the vault's passages, notes ranked as search ranks them."""
+over the vault's passages, notes ranked as search ranks them; and, with ``[semantic]`` set,
+notes whose passages are near a note's in meaning."""
 
 from __future__ import annotations
 
 from ..index.lookup import matching_passages
 from ..index.vocabulary import passage_count, telling_terms
 from ..vault import Vault
+from .meaning import near_note
 from .search import by_note, note_score
 
 TERMS = 12
@@ -31,3 +33,16 @@ def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return {note_id: score / top for note_id, score in best}
 
+
+
+def similar_in_meaning(vault: Vault, note_id: str, *, limit: int = 30) -> dict[str, float]:
+    """Other notes by their passage nearest the mean of the note's passage vectors (0..1, the
+    best 1); none when semantic recall is off."""
+    best: dict[str, float] = {}
+    for found in near_note(vault, note_id):
+        other = found.passage.note
+        if other != note_id and found.score > best.get(other, 0.0):
+            best[other] = found.score
+    top = max(best.values(), default=0.0) or 1.0
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    return {other: score / top for other, score in ranked}

@@ -1,0 +1,96 @@
+"""Embed what the vector store lacks: the index's passage texts without a vector, in batches
+(each stored as it is done: a killed run keeps what it finished), then pack the vectors of the
+current passages for queries. One process embeds at a time; the others use what is packed."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from .embedder import Embedder
+from .parsing import Progress
+from .store import Store
+from .vectors import VectorStore
+
+BATCH = 256  # texts read, embedded and stored at a time: bounded memory, progress to show
+
+
+class Embedded(NamedTuple):
+    """What an embedding run found and did."""
+
+    texts: int  # distinct passage texts in the index
+    embedded: int  # embedded by this run
+    waiting: int  # left without a vector (more than the run was allowed to embed)
+    model: str
+    seconds: float
+
+
+def embed_passages(store: Store, vectors: VectorStore, embedder: Embedder, *,
+                   most: int | None = None, progress: Progress | None = None) -> Embedded:
+    """Give every passage text of the index a vector (at most ``most`` embedded, else none:
+    a query does not wait minutes; ``vaultmem index --embed`` embeds all) and pack them."""
+    start = time.monotonic()
+    version = store.version()
+    if _packed(vectors, version, most):
+        return _report(vectors, 0, start)
+    with _turn(vectors, wait=most is None) as mine:
+        if not mine or _packed(vectors, version, most):  # another process embeds, or did
+            return _report(vectors, 0, start)
+        current = {row[0] for row in store.query("SELECT DISTINCT digest FROM passages")}
+        missing = sorted(current - vectors.digests())
+        if most is not None and len(missing) > most:
+            vectors.pack(current, version, waiting=len(missing))
+            return _report(vectors, 0, start)
+        for at in range(0, len(missing), BATCH):
+            _embed_batch(store, vectors, embedder, missing[at : at + BATCH])
+            if progress is not None:
+                progress(len(missing[at : at + BATCH]), len(missing))
+        vectors.pack(current, version, waiting=0)
+        return _report(vectors, len(missing), start)
+
+
+def _packed(vectors: VectorStore, version: str, most: int | None) -> bool:
+    """True when the packed vectors are of the index's ``version`` and nothing waits that
+    this run would embed."""
+    return vectors.value("packed") == version and (most is not None
+                                                    or vectors.value("waiting") == "0")
+
+
+def _embed_batch(store: Store, vectors: VectorStore, embedder: Embedder,
+                 digests: list[bytes]) -> None:
+    """Embed and store the texts of ``digests``."""
+    import numpy as np
+
+    marks = ", ".join("?" * len(digests))
+    texts = dict(store.query(f"SELECT digest, text FROM passages WHERE digest IN ({marks}) "
+                             "GROUP BY digest", tuple(digests)))
+    found = [digest for digest in digests if digest in texts]
+    if found:
+        vectors.add(found, np.stack(list(embedder.passages([texts[d] for d in found]))))
+
+
+def _report(vectors: VectorStore, embedded: int, start: float) -> Embedded:
+    """The run's :class:`Embedded`, from what the store records."""
+    return Embedded(int(vectors.value("rows") or 0) + int(vectors.value("waiting") or 0),
+                    embedded, int(vectors.value("waiting") or 0), vectors.identity,
+                    time.monotonic() - start)
+
+
+@contextlib.contextmanager
+def _turn(vectors: VectorStore, *, wait: bool) -> Iterator[bool]:
+    """Hold the store's embedding lock (waiting for it if ``wait``): True when held."""
+    vectors.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(f"{vectors.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)  # closing lets go of the lock

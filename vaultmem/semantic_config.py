@@ -1,0 +1,66 @@
+"""The ``[semantic]`` settings of ``.vaultmem/config.toml``: which embedding model, and how much
+its scores count against the keyword scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+KEYS = {"model", "weight", "threads", "model_file", "pooling"}
+POOLINGS = ("mean", "cls")
+
+
+@dataclass(frozen=True)
+class Semantic:
+    """How passages are embedded; ``model`` "" means semantic recall is off."""
+
+    model: str = ""  # a folder holding an ONNX export, or a fastembed model name
+    folder: Path | None = None  # ``model`` as an existing folder (relative to the vault)
+    weight: float = 0.5  # the meaning score's share beside the keyword score's 1
+    threads: int = 0  # ONNX Runtime threads; 0: every core this process may use
+    model_file: str = "model.onnx"  # within ``folder``
+    pooling: str = "mean"  # how a folder's model turns token vectors into one
+
+    @property
+    def on(self) -> bool:
+        """True when a model is set."""
+        return bool(self.model)
+
+
+def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
+    """The ``[semantic]`` table of the config file at ``path`` (of the vault at ``root``)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f'{path}: [semantic] must be a table (model = "a folder or a name")')
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown [semantic] setting {unknown[0]!r}; the settings are "
+                          + ", ".join(sorted(KEYS)))
+    model = data.get("model", "")
+    if not isinstance(model, str):
+        raise ConfigError(f'{path}: [semantic] model must be a string (a folder or a name)')
+    weight = data.get("weight", 0.5)
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 4:
+        raise ConfigError(f"{path}: [semantic] weight must be a number above 0, at most 4")
+    threads = data.get("threads", 0)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ConfigError(f"{path}: [semantic] threads must be a whole number (0: every core)")
+    pooling = data.get("pooling", "mean")
+    if pooling not in POOLINGS:
+        raise ConfigError(f"{path}: [semantic] pooling must be one of {', '.join(POOLINGS)}")
+    model_file = data.get("model_file", "model.onnx")
+    if not isinstance(model_file, str) or not model_file:
+        raise ConfigError(f"{path}: [semantic] model_file must be a file name (model.onnx)")
+    return Semantic(model.strip(), _folder(model.strip(), root), float(weight), threads,
+                    model_file, pooling)
+
+
+def _folder(model: str, root: Path) -> Path | None:
+    """``model`` as a folder (``~`` expanded, relative to the vault) if one is there."""
+    if not model:
+        return None
+    folder = Path(model).expanduser()
+    folder = folder if folder.is_absolute() else root / folder
+    return folder.resolve() if folder.is_dir() else None
