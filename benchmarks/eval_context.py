@@ -1,7 +1,8 @@
 r"""Context quality of vaultmem's ``build_context``, next to the best BM25 lines and passages.
 
     XDG_CACHE_HOME=/tmp/ctxevalcache python benchmarks/eval_context.py \
-        [--sessions 30] [--seed 3] [--conversations 5] [--failures 10]
+        [--sessions 30] [--seed 3] [--conversations 5] [--failures 10] \
+        [--semantic [--weights 0.5] [--model PATH]]
 
 Measured: for each question, are ALL its evidence lines inside the context built for it?
 The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on two groups:
@@ -50,6 +51,20 @@ away); and up to ``--failures`` questions vaultmem missed at budget 1000 (the tw
 in turn; in a group first those the passage baseline had, its vaults in turn), with the missing
 lines, whether the baselines had them, and what the context held instead (each item's section,
 note, lines and the start of its text).
+With ``--semantic``, every question is also asked of vaultmem with semantic recall, once per
+weight of ``--weights`` (a comma list, 0.5 by default): a second ``Vault`` on the same root per
+weight, its ``config.semantic`` set in memory to ``Semantic(<model>, <model>, weight=w)`` (no file
+written; the plain vault's config is left as it is), its passages all embedded first with
+``embed_vault`` (vectors cached in the cache folder, so later runs reuse them; its seconds and
+passage texts are printed once per vault). ``--model`` is the model folder, by default
+``shared/models/all-MiniLM-L6-v2-onnx-int8`` beside the checkout. Build_context then adds ``w``
+times the meaning score to the keyword score of each passage (``relevant._fused``). Each
+"vaultmem + meaning (w=...)" method gets its own column in the main, by-kind and by-age tables and
+its own build_context times (every call embeds its question afresh, the vault's cached question
+vectors being forgotten before it, as for a new question). Also printed: per group and kind, the
+hybrid's share minus plain vaultmem's at every budget, and the questions each hybrid had and plain
+vaultmem missed (gained) or the reverse (lost) at budget 1000. The missing-line breakdown and the
+missed questions stay those of plain vaultmem. Without ``--semantic`` the report is as before.
 Same code, same arguments: same numbers (timings aside).
 """
 
@@ -75,9 +90,12 @@ sys.path.insert(0, str(HERE))
 
 from gen_conversations import KINDS, generate_conversations  # noqa: E402
 
+from vaultmem.index.vector_sync import Embedded  # noqa: E402
 from vaultmem.read.parse import parse_with_body  # noqa: E402
 from vaultmem.read.passages import split_passages  # noqa: E402
 from vaultmem.recall.context import build_context  # noqa: E402
+from vaultmem.recall.meaning import embed_vault  # noqa: E402
+from vaultmem.semantic_config import Semantic  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
 try:
@@ -88,14 +106,16 @@ except ImportError:  # the API names it in context; it lives in budget
 SAMPLE = HERE.parent / "sample_vault"
 LABELS = HERE / "queries" / "context_sample_vault.json"
 OUT = HERE / "out"
+MODEL = Path(__file__).resolve().parents[2] / "shared/models/all-MiniLM-L6-v2-onnx-int8"
 BUDGETS = (500, 1000, 2000)
 FOCUS = 1000  # the budget of the age and missing-line breakdowns and the missed questions
 K1, B = 1.2, 0.75
 WORD = re.compile(r"\w+")
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
 BLOCK_ID = re.compile(r"\s+\^[A-Za-z0-9-]+$")
-METHODS = ("vaultmem", "lines", "passages")
-HEADS = {"vaultmem": "vaultmem", "lines": "BM25 lines", "passages": "BM25 passages"}
+PLAIN = "vaultmem"  # build_context as the vault is configured (semantic recall off)
+BASELINES = ("lines", "passages")
+HEADS = {PLAIN: "vaultmem", "lines": "BM25 lines", "passages": "BM25 passages"}
 
 Evidence = tuple[str, int]
 
@@ -131,11 +151,13 @@ class Suite:
     by_line: BM25
     by_passage: BM25
     today: dt.date | None
+    variants: dict[str, Vault] = field(default_factory=dict)  # vaultmem methods, plain first
 
 
 @dataclass
 class Result:
-    """One question at one budget: inside or not for each method, and vaultmem's context."""
+    """One question at one budget: inside or not for each method, and plain vaultmem's
+    context."""
 
     suite: Suite
     case: Case
@@ -272,7 +294,7 @@ def suite(name: str, group: str, root: Path, rows: list[dict[str, Any]]) -> Suit
     cases = as_cases(rows)
     check_cases(name, cases, lines)
     return Suite(name, group, vault, cases, lines, BM25(line_docs(lines)),
-                 BM25(passage_docs(vault)), newest_day(vault))
+                 BM25(passage_docs(vault)), newest_day(vault), {PLAIN: vault})
 
 
 def suites(sessions: int, seed: int, count: int) -> list[Suite]:
@@ -289,15 +311,36 @@ def suites(sessions: int, seed: int, count: int) -> list[Suite]:
     return out
 
 
+def meaning_method(weight: float) -> str:
+    """The method name of semantic recall at ``weight``."""
+    return f"meaning (w={weight:g})"
+
+
+def add_meaning(s: Suite, model: Path, weights: list[float]) -> Embedded:
+    """One more Vault on the suite's root per weight, semantic recall set in memory, and every
+    passage embedded (by the first; all share the vectors)."""
+    for weight in weights:
+        vault = Vault(s.vault.root)
+        vault.config.semantic = Semantic(str(model), model, weight=weight)
+        s.variants[meaning_method(weight)] = vault
+    return embed_vault(s.variants[meaning_method(weights[0])])
+
+
 # --- running ------------------------------------------------------------------------------------
 
 
-def call(s: Suite, case: Case, budget: int) -> Any:
+def call(s: Suite, vault: Vault, case: Case, budget: int) -> Any:
     """build_context for one question, with a fixed ``today`` when the function takes it."""
     options: dict[str, Any] = {"agent": case.agent, "query": case.question, "budget": budget}
     if s.today and "today" in inspect.signature(build_context).parameters:
         options["today"] = s.today
-    return build_context(s.vault, **options)
+    return build_context(vault, **options)
+
+
+def forget_questions(vault: Vault) -> None:
+    """Drop the question vectors the vault keeps, so the next call embeds its question."""
+    for key in [k for k in vault.derived if isinstance(k, tuple) and k[:1] == ("query vector",)]:
+        del vault.derived[key]
 
 
 def stripped(text: str) -> str:
@@ -312,33 +355,49 @@ def inside(ctx: Any, note: str, line: int, text: str) -> bool:
     return bool(stripped(text)) and stripped(text) in ctx.text
 
 
-def judge(s: Suite, case: Case, budget: int, ctx: Any) -> Result:
-    """Score one context and both baselines' packings for the same question and budget."""
-    missing = [(note, line) for note, line in case.evidence
-               if not inside(ctx, note, line, s.lines[note][line - 1])]
+def lacking(s: Suite, case: Case, ctx: Any) -> list[Evidence]:
+    """The question's evidence lines not inside the context."""
+    return [(note, line) for note, line in case.evidence
+            if not inside(ctx, note, line, s.lines[note][line - 1])]
+
+
+def judge(s: Suite, case: Case, budget: int, contexts: dict[str, Any]) -> Result:
+    """Score every vaultmem method's context and both baselines' packings for the same question
+    and budget."""
+    missing = {method: lacking(s, case, ctx) for method, ctx in contexts.items()}
     by_line = s.by_line.pack(case.question, budget)
     by_passage = s.by_passage.pack(case.question, budget)
-    found = {"vaultmem": not missing,
-             "lines": all(covers(by_line, note, line) for note, line in case.evidence),
-             "passages": all(covers(by_passage, note, line) for note, line in case.evidence)}
-    return Result(s, case, budget, found, missing, ctx if budget == FOCUS else None)
+    found = {method: not lost for method, lost in missing.items()}
+    found["lines"] = all(covers(by_line, note, line) for note, line in case.evidence)
+    found["passages"] = all(covers(by_passage, note, line) for note, line in case.evidence)
+    return Result(s, case, budget, found, missing[PLAIN],
+                  contexts[PLAIN] if budget == FOCUS else None)
 
 
-def run(s: Suite, timing: Timing) -> list[Result]:
-    """Every question at every budget (after one timed warm-up call)."""
+def timed(s: Suite, vault: Vault, case: Case, budget: int, timing: Timing) -> Any:
+    """One build_context call, its time kept, with a warning when it overruns the budget."""
+    forget_questions(vault)
     start = time.perf_counter()
-    call(s, s.cases[0], BUDGETS[0])
-    timing.first = max(timing.first, time.perf_counter() - start)
+    ctx = call(s, vault, case, budget)
+    timing.calls.append(time.perf_counter() - start)
+    if estimate_tokens(ctx.text) > budget:
+        print(f"warning: {s.name} budget {budget}: {estimate_tokens(ctx.text)} tokens "
+              f"for {case.question!r}", file=sys.stderr)
+    return ctx
+
+
+def run(s: Suite, timing: dict[str, Timing]) -> list[Result]:
+    """Every question at every budget for every method (after one timed warm-up call each)."""
+    for method, vault in s.variants.items():
+        start = time.perf_counter()
+        call(s, vault, s.cases[0], BUDGETS[0])
+        timing[method].first = max(timing[method].first, time.perf_counter() - start)
     results = []
     for budget in BUDGETS:
         for case in s.cases:
-            start = time.perf_counter()
-            ctx = call(s, case, budget)
-            timing.calls.append(time.perf_counter() - start)
-            if estimate_tokens(ctx.text) > budget:
-                print(f"warning: {s.name} budget {budget}: {estimate_tokens(ctx.text)} tokens "
-                      f"for {case.question!r}", file=sys.stderr)
-            results.append(judge(s, case, budget, ctx))
+            contexts = {method: timed(s, vault, case, budget, timing[method])
+                        for method, vault in s.variants.items()}
+            results.append(judge(s, case, budget, contexts))
     return results
 
 
@@ -357,19 +416,40 @@ def share(flags: Iterable[bool]) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def cells(found: list[Result]) -> str:
-    """``| n | vaultmem | lines | passages | vaultmem - passages |`` for ``found``."""
-    ours, theirs = (ratio(r.inside[m] for r in found) for m in ("vaultmem", "passages"))
-    gap = "-" if ours is None or theirs is None else f"{ours - theirs:+.3f}"
+def methods(results: list[Result]) -> list[str]:
+    """The methods measured: the vaultmem ones (plain first), then the baselines."""
+    return list(results[0].inside) if results else [PLAIN, *BASELINES]
+
+
+def hybrids(results: list[Result]) -> list[str]:
+    """The vaultmem methods with semantic recall."""
+    return [m for m in methods(results) if m not in (PLAIN, *BASELINES)]
+
+
+def heading(method: str) -> str:
+    """A method's column head."""
+    return HEADS.get(method, f"vaultmem + {method}")
+
+
+def gap(found: list[Result], method: str, other: str) -> str:
+    """``method``'s share minus ``other``'s as +0.000."""
+    ours, theirs = (ratio(r.inside[m] for r in found) for m in (method, other))
+    return "-" if ours is None or theirs is None else f"{ours - theirs:+.3f}"
+
+
+def cells(found: list[Result], measured: list[str]) -> str:
+    """``| n | vaultmem | ... | lines | passages | vaultmem - passages |`` for ``found``."""
     return f"| {len(found)} | " + " | ".join(share(r.inside[m] for r in found)
-                                             for m in METHODS) + f" | {gap} |"
+                                             for m in measured) + \
+        f" | {gap(found, PLAIN, 'passages')} |"
 
 
-def head(*first: str) -> list[str]:
+def head(measured: list[str], *first: str) -> list[str]:
     """A table head: the ``first`` columns (a ``budget`` one right-aligned), then the number of
-    questions, the three methods and vaultmem's lead over the passage baseline."""
-    names = [*first, "questions", *(HEADS[m] for m in METHODS), "vaultmem - passages"]
-    aligns = ["---:" if name == "budget" else "---" for name in first] + ["---:"] * 5
+    questions, the ``measured`` methods and vaultmem's lead over the passage baseline."""
+    names = [*first, "questions", *(heading(m) for m in measured), "vaultmem - passages"]
+    aligns = ["---:" if name == "budget" else "---" for name in first] + \
+        ["---:"] * (len(measured) + 2)
     return ["| " + " | ".join(names) + " |", "| " + " | ".join(aligns) + " |"]
 
 
@@ -383,7 +463,8 @@ def pooled(results: list[Result]) -> dict[str, list[Result]]:
 
 def table(results: list[Result]) -> list[str]:
     """The main table: one row per group and budget, then per vault of a pooled group."""
-    rows = head("vault", "budget")
+    measured = methods(results)
+    rows = head(measured, "vault", "budget")
     by_suite: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by_suite[r.suite.name].append(r)
@@ -394,19 +475,58 @@ def table(results: list[Result]) -> list[str]:
                 ([(m, by_suite[m]) for m in members] if len(members) > 1 else []):
             for budget in BUDGETS:
                 at = [r for r in rows_of if r.budget == budget]
-                rows.append(f"| {label} | {budget} " + cells(at))
+                rows.append(f"| {label} | {budget} " + cells(at, measured))
     return rows
 
 
 def by_kind(results: list[Result]) -> list[str]:
     """Shares per group, kind of question and budget."""
-    rows = head("vault", "kind", "budget")
+    measured = methods(results)
+    rows = head(measured, "vault", "kind", "budget")
     for name, found in pooled(results).items():
         for kind in KINDS:
             for budget in BUDGETS:
                 at = [r for r in found if r.budget == budget and r.case.kind == kind]
                 if at:
-                    rows.append(f"| {name} | {kind} | {budget} " + cells(at))
+                    rows.append(f"| {name} | {kind} | {budget} " + cells(at, measured))
+    return rows
+
+
+def kinds_of(found: list[Result]) -> list[tuple[str, list[Result]]]:
+    """``found`` as a whole ("all"), then by kind of question (the kinds it has)."""
+    return [("all", found)] + [(kind, [r for r in found if r.case.kind == kind])
+                               for kind in KINDS if any(r.case.kind == kind for r in found)]
+
+
+def hybrid_gains(results: list[Result]) -> list[str]:
+    """Each hybrid's share minus plain vaultmem's, per group, kind of question and budget."""
+    mixed = hybrids(results)
+    rows = ["| vault | kind | budget | questions | " + " | ".join(
+        f"{heading(m)} - vaultmem" for m in mixed) + " |",
+        "| --- | --- | ---: | ---: | " + " | ".join("---:" for _ in mixed) + " |"]
+    for name, found in pooled(results).items():
+        for kind, of_kind in kinds_of(found):
+            for budget in BUDGETS:
+                at = [r for r in of_kind if r.budget == budget]
+                rows.append(f"| {name} | {kind} | {budget} | {len(at)} | "
+                            + " | ".join(gap(at, m, PLAIN) for m in mixed) + " |")
+    return rows
+
+
+def gained_lost(results: list[Result]) -> list[str]:
+    """Per group and kind, the questions each hybrid had and plain vaultmem missed (gained) and
+    the reverse (lost), at the focus budget."""
+    mixed = hybrids(results)
+    rows = [f"| vault | kind (budget {FOCUS}) | questions | " + " | ".join(
+        f"{heading(m)}: gained / lost" for m in mixed) + " |",
+        "| --- | --- | ---: | " + " | ".join("---:" for _ in mixed) + " |"]
+    for name, found in pooled(results).items():
+        for kind, of_kind in kinds_of(found):
+            at = [r for r in of_kind if r.budget == FOCUS]
+            counts = [(sum(r.inside[m] and not r.inside[PLAIN] for r in at),
+                       sum(r.inside[PLAIN] and not r.inside[m] for r in at)) for m in mixed]
+            rows.append(f"| {name} | {kind} | {len(at)} | "
+                        + " | ".join(f"+{won} / -{lost}" for won, lost in counts) + " |")
     return rows
 
 
@@ -422,14 +542,16 @@ def age(case: Case, days: list[str]) -> str:
 
 def by_age(results: list[Result]) -> list[str]:
     """Shares at the focus budget by the age of the newest daily evidence note."""
-    rows = head("vault", f"daily evidence (budget {FOCUS})")
+    measured = methods(results)
+    rows = head(measured, "vault", f"daily evidence (budget {FOCUS})")
     for name, found in pooled(results).items():
         groups: dict[str, list[Result]] = defaultdict(list)
         for r in found:
             if r.budget == FOCUS:
                 days = sorted(note for note in r.suite.lines if note.startswith("Daily/"))
                 groups[age(r.case, days) or "no daily note"].append(r)
-        rows += [f"| {name} | {group} " + cells(groups[group]) for group in sorted(groups)]
+        rows += [f"| {name} | {group} " + cells(groups[group], measured)
+                 for group in sorted(groups)]
     return rows
 
 
@@ -457,7 +579,7 @@ def missed(results: list[Result], limit: int) -> list[str]:
     in a group, first those the passage baseline had, vaults taken in turn."""
     queues: dict[str, list[Result]] = {}
     for name, found in pooled(results).items():
-        lost = [r for r in found if r.budget == FOCUS and not r.inside["vaultmem"]]
+        lost = [r for r in found if r.budget == FOCUS and not r.inside[PLAIN]]
         turn = {id(r): index for vault in dict.fromkeys(r.suite.name for r in lost)
                 for index, r in enumerate(x for x in lost if x.suite.name == vault)}
         queues[name] = sorted(lost, key=lambda r: (not r.inside["passages"], turn[id(r)]))
@@ -519,11 +641,36 @@ def describe(r: Result) -> list[str]:
     return lines + held(ctx)
 
 
-def timings(measured: dict[str, Timing]) -> list[str]:
-    """Median milliseconds per build_context call, per vault (or pooled group)."""
-    return [f"- {name}: median {statistics.median(t.calls) * 1000:.1f} ms per call over "
-            f"{len(t.calls)} calls (first call of a vault, at most: {t.first * 1000:.0f} ms)"
-            for name, t in measured.items()]
+def timings(measured: dict[str, dict[str, Timing]]) -> list[str]:
+    """Median milliseconds per build_context call, per vault (or pooled group) and method (named
+    when there are several)."""
+    return [f"- {name}{f', {heading(method)}' if len(by_method) > 1 else ''}: median "
+            f"{statistics.median(t.calls) * 1000:.1f} ms per call over {len(t.calls)} calls "
+            f"(first call of a vault, at most: {t.first * 1000:.0f} ms)"
+            for name, by_method in measured.items() for method, t in by_method.items()]
+
+
+def embeddings(done: dict[str, Embedded]) -> list[str]:
+    """What embed_vault did for each vault."""
+    return [f"- {name}: {e.texts} passage texts, {e.embedded} embedded by this run, {e.waiting} "
+            f"waiting, {e.seconds:.1f} s ({e.model})" for name, e in done.items()]
+
+
+def notices(suites_: list[Suite]) -> list[str]:
+    """What the semantic vaults said of how their answers were made (fallbacks to keywords)."""
+    return [f"warning: {s.name}, {heading(method)}: {notice}" for s in suites_
+            for method, vault in s.variants.items() for notice in dict.fromkeys(vault.notices)]
+
+
+def weight_list(text: str) -> list[float]:
+    """``--weights``: a comma list of weights above 0, at most 4."""
+    try:
+        weights = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a comma list of numbers: {text!r}") from exc
+    if not weights or not all(0 < w <= 4 for w in weights):
+        raise argparse.ArgumentTypeError(f"weights must be above 0, at most 4: {text!r}")
+    return list(dict.fromkeys(weights))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -534,16 +681,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=5,
                         help="conversation vaults (seeds from --seed on), pooled")
     parser.add_argument("--failures", type=int, default=10, help="missed questions to list")
+    parser.add_argument("--semantic", action="store_true",
+                        help="also run vaultmem with semantic recall, at each of --weights")
+    parser.add_argument("--weights", type=weight_list, default=[0.5],
+                        help="comma list of semantic weights (default 0.5)")
+    parser.add_argument("--model", type=Path, default=MODEL,
+                        help=f"the ONNX model folder (default {MODEL})")
     args = parser.parse_args(argv)
+    if args.semantic and not args.model.is_dir():
+        raise SystemExit(f"--model: no folder {args.model}")
     suites_ = suites(args.sessions, args.seed, args.conversations)
-    measured = {s.group: Timing() for s in suites_}
+    done = {s.name: add_meaning(s, args.model.resolve(), args.weights)
+            for s in suites_} if args.semantic else {}
+    measured = {s.group: {method: Timing() for method in s.variants} for s in suites_}
     results = [r for s in suites_ for r in run(s, measured[s.group])]
+    for line in notices(suites_):
+        print(line, file=sys.stderr)
     print("## Context quality: questions with all evidence lines in the context\n")
     print("\n".join(table(results)))
     print("\n## By kind of question\n")
     print("\n".join(by_kind(results)))
     print("\n## build_context time\n")
     print("\n".join(timings(measured)))
+    if done:
+        print("\n## Semantic recall: hybrid minus plain vaultmem\n")
+        print("\n".join(hybrid_gains(results)))
+        print(f"\n## Semantic recall: questions gained and lost (budget {FOCUS})\n")
+        print("\n".join(gained_lost(results)))
+        print("\n## Embedding the passages (embed_vault, once per vault)\n")
+        print("\n".join(embeddings(done)))
     print(f"\n## By age of the newest daily evidence note (budget {FOCUS})\n")
     print("\n".join(by_age(results)))
     print(f"\n## Where vaultmem's missing evidence lines were (budget {FOCUS})\n")

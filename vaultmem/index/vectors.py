@@ -114,13 +114,18 @@ class VectorStore:
         import numpy as np
 
         with transaction(self.db, write=False) as db:
-            rows = db.execute("SELECT digests, vectors, scales FROM packed ORDER BY chunk")
-            parts = rows.fetchall()
-        digests = [blob[at : at + DIGEST] for blob, _, _ in parts
-                   for at in range(0, len(blob), DIGEST)]
-        vectors = np.frombuffer(b"".join(p[1] for p in parts), dtype=np.int8)
-        scales = np.frombuffer(b"".join(p[2] for p in parts), dtype=np.float32)
-        return Matrix(digests, vectors.reshape(-1, self.dim), scales)
+            (count,) = db.execute("SELECT COALESCE(SUM(LENGTH(digests)), 0) FROM packed"
+                                  ).fetchone()
+            matrix = Matrix([], np.empty((count // DIGEST, self.dim), dtype=np.int8),
+                            np.empty(count // DIGEST, dtype=np.float32))
+            for blob, vectors, scales in db.execute(  # a chunk at a time: no second copy
+                    "SELECT digests, vectors, scales FROM packed ORDER BY chunk"):
+                at = len(matrix.digests)
+                matrix.digests.extend(blob[i : i + DIGEST] for i in range(0, len(blob), DIGEST))
+                rows = np.frombuffer(vectors, dtype=np.int8).reshape(-1, self.dim)
+                matrix.vectors[at : at + len(rows)] = rows
+                matrix.scales[at : at + len(rows)] = np.frombuffer(scales, dtype=np.float32)
+        return matrix
 
     def _connect(self) -> sqlite3.Connection:
         """A connection to the file (created private), in WAL with a busy timeout."""
