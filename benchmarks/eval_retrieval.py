@@ -1,7 +1,12 @@
 r"""Retrieval quality of vaultmem's ``search`` and ``related``, next to a plain BM25 baseline.
 
     XDG_CACHE_HOME=/tmp/evalcache python benchmarks/eval_retrieval.py \
-        [--notes 10000] [--queries 200] [--hide 200] [--seed 11] [--failures 12]
+        [--notes 10000] [--queries 200] [--hide 200] [--seed 11] [--failures 12] \
+        [--semantic [--model FOLDER] [--weight W]]
+
+With ``--semantic`` both search sections run with semantic recall (the shared model beside the
+checkout unless ``--model``; every passage embedded first, vectors kept in the cache folder);
+link prediction calls the graph function with keyword text likeness either way.
 
 One run measures:
 
@@ -90,12 +95,16 @@ sys.path.insert(0, str(HERE))
 from gen_vault import NOTE_FORMS, generate, truth_path  # noqa: E402
 
 from vaultmem.model import Note  # noqa: E402
+from vaultmem.recall.meaning import embed_vault  # noqa: E402
 from vaultmem.recall.related import related  # noqa: E402
 from vaultmem.recall.search import search  # noqa: E402
 from vaultmem.recall.similar_notes import similar  # noqa: E402
+from vaultmem.semantic_config import Semantic  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
 OUT = HERE / "out"
+MODEL = HERE.parents[1] / "shared" / "models" / "all-MiniLM-L6-v2-onnx-int8"
+SEMANTIC = Semantic()  # --semantic: the search sections use this model, all passages embedded
 SAMPLE = HERE.parent / "sample_vault"
 LABELS = HERE / "queries" / "sample_vault.json"
 K1, B = 1.2, 0.75
@@ -628,9 +637,19 @@ def ensure_vault(notes: int) -> Path:
     return root
 
 
+def open_vault(root: Path) -> Vault:
+    """The vault at ``root``, with semantic recall and every passage embedded under
+    ``--semantic``."""
+    vault = Vault(root)
+    if SEMANTIC.on:
+        vault.config.semantic = SEMANTIC
+        embed_vault(vault)
+    return vault
+
+
 def sample_section(report: Report, failures: int) -> tuple[Vault, BM25, dict[str, str]]:
     """Search quality on sample_vault with the hand-labelled queries; the vault and baseline."""
-    vault = Vault(SAMPLE)
+    vault = open_vault(SAMPLE)
     queries = load_labels(LABELS, vault)
     texts = texts_of(vault)
     bm25 = BM25(texts)
@@ -644,7 +663,7 @@ def open_synthetic(report: Report, notes: int) -> tuple[Vault, BM25, dict[str, s
     """The synthetic vault fully loaded (notes, search index, graph) and its BM25 index."""
     root = ensure_vault(notes)
     start = time.perf_counter()
-    vault = Vault(root)
+    vault = open_vault(root)
     _ = vault.notes, vault.graph
     loaded = time.perf_counter() - start
     texts = texts_of(vault)
@@ -715,7 +734,15 @@ def main() -> int:
     parser.add_argument("--hide", type=int, default=200, help="notes for link prediction")
     parser.add_argument("--seed", type=int, default=11, help="seed of queries and samples")
     parser.add_argument("--failures", type=int, default=12, help="missed queries to list")
+    parser.add_argument("--semantic", action="store_true",
+                        help="search with semantic recall (the shared model, or --model)")
+    parser.add_argument("--model", type=Path, default=MODEL, help="model folder for --semantic")
+    parser.add_argument("--weight", type=float, default=Semantic().weight,
+                        help="meaning's weight for --semantic")
     args = parser.parse_args()
+    if args.semantic:
+        global SEMANTIC
+        SEMANTIC = Semantic(str(args.model), args.model.resolve(), weight=args.weight)
     start = time.perf_counter()
     report = Report()
     sample = sample_section(report, args.failures)

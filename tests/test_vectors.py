@@ -58,7 +58,7 @@ def vault(tmp_path: Path) -> Vault:
     for number in range(6):
         write(root, f"Note {number}.md", f"# Note {number}\n\nFirst words of note {number}.\n\n"
                                          f"- item one {number}\n- item two {number}\n")
-    write(root, "Copy.md", "# Copy\n\nFirst words of note 0.\n")  # a text shared with Note 0
+    write(root, "Other/Note 0.md", "# Note 0\n\nFirst words of note 0.\n")  # as in Note 0
     return Vault(root)
 
 
@@ -81,7 +81,8 @@ def test_every_text_is_embedded_once_and_an_unchanged_vault_embeds_nothing(vault
     model = Words()
     done = run(vault, model)
     assert done.embedded == done.texts == texts(vault) == len(set(model.seen))
-    assert len(model.seen) == len(set(model.seen))  # a text two notes share: embedded once
+    assert len(model.seen) == len(set(model.seen))  # two notes' same passage: embedded once
+    assert sum(text.endswith(": First words of note 0.") for text in model.seen) == 1
     assert run(Vault(vault.root), model).embedded == 0
 
 
@@ -91,7 +92,7 @@ def test_an_edit_embeds_only_the_passages_it_changed(vault: Vault) -> None:
                                    "- a new item\n")
     model = Words()
     done = run(Vault(vault.root), model)
-    assert model.seen == ["a new item"] and done.embedded == 1
+    assert len(model.seen) == done.embedded == 1 and model.seen[0].endswith(": a new item")
 
 
 def test_a_run_that_dies_keeps_the_batches_it_finished(vault: Vault,
@@ -141,7 +142,7 @@ def test_packed_vectors_find_the_nearest_text(vault: Vault) -> None:
     matrix = store.matrix()
     store.close()
     assert len(matrix.digests) == texts(vault)
-    best = nearest(matrix, vector("item two 4"), limit=3)
+    best = nearest(matrix, vector("Note 4: item two 4"), limit=3)
     (text,) = vault.store.query("SELECT text FROM passages WHERE digest = ?", (best[0][0],))[0]
     assert text == "item two 4" and best[0][1] == pytest.approx(1.0, abs=0.01)
     assert [c for _, c in best] == sorted((c for _, c in best), reverse=True)

@@ -19,7 +19,7 @@ class Semantic:
 
     model: str = ""  # a folder holding an ONNX export, or a fastembed model name
     folder: Path | None = None  # ``model`` as an existing folder (relative to the vault)
-    weight: float = 0.5  # the meaning score's share beside the keyword score's 1
+    weight: float = 1.2  # the meaning score's share beside the keyword score's 1
     threads: int = 0  # ONNX Runtime threads; 0: every core this process may use
     model_file: str = "model.onnx"  # within ``folder``
     pooling: str = "mean"  # how a folder's model turns token vectors into one
@@ -41,7 +41,7 @@ def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
     model = data.get("model", "")
     if not isinstance(model, str):
         raise ConfigError(f'{path}: [semantic] model must be a string (a folder or a name)')
-    weight = data.get("weight", 0.5)
+    weight = data.get("weight", Semantic.weight)
     if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 4:
         raise ConfigError(f"{path}: [semantic] weight must be a number above 0, at most 4")
     threads = data.get("threads", 0)

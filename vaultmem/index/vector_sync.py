@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .embedder import Embedder
+from .fts import meaning_form
 from .parsing import Progress
 from .store import Store
 from .vectors import VectorStore
@@ -66,8 +67,9 @@ def _embed_batch(store: Store, vectors: VectorStore, embedder: Embedder,
     import numpy as np
 
     marks = ", ".join("?" * len(digests))
-    texts = dict(store.query(f"SELECT digest, text FROM passages WHERE digest IN ({marks}) "
-                             "GROUP BY digest", tuple(digests)))
+    texts = {digest: meaning_form(path, text) for digest, path, text in store.query(
+        f"SELECT digest, path, text FROM passages WHERE digest IN ({marks}) GROUP BY digest",
+        tuple(digests))}
     found = [digest for digest in digests if digest in texts]
     if found:
         vectors.add(found, np.stack(list(embedder.passages([texts[d] for d in found]))))

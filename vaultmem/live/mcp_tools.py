@@ -115,6 +115,9 @@ class Tools:
                 yield vault
                 if set(vault.__dict__) != loaded:
                     _keep_out_of_collections()
+                for notice in dict.fromkeys(vault.notices):  # the server's stderr log
+                    log.warning("%s", notice)
+                vault.notices.clear()
             except VaultmemError as exc:
                 raise ToolError(str(exc)) from exc
             except OSError as exc:
