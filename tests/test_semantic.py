@@ -60,6 +60,13 @@ def test_search_finds_a_note_that_shares_no_word_with_the_question(tmp_path: Pat
 
 
 @needs_model
+def test_a_question_about_nothing_in_the_vault_finds_nothing_by_meaning(tmp_path: Path) -> None:
+    root = make(tmp_path / "v")
+    embed_vault(Vault(root))
+    assert search(Vault(root), "quantum chromodynamics on a lattice") == []
+
+
+@needs_model
 def test_context_holds_the_passage_a_question_means(tmp_path: Path) -> None:
     root = make(tmp_path / "v")
     embed_vault(Vault(root))
@@ -70,8 +77,8 @@ def test_context_holds_the_passage_a_question_means(tmp_path: Path) -> None:
 @needs_model
 def test_related_says_how_close_in_meaning(tmp_path: Path) -> None:
     root = make(tmp_path / "v")
-    (root / "Notes" / "Coffee.md").write_text("# Coffee\n\nEspresso and cappuccino taste best "
-                                              "in the morning.\n", encoding="utf-8")
+    (root / "Notes" / "Coffee.md").write_text("# Coffee\n\nA cup of black coffee every "
+                                              "morning keeps me going.\n", encoding="utf-8")
     embed_vault(Vault(root))
     _, items = related_notes(Vault(root), "Coffee")
     assert items[0].id == "People/Priya"
@@ -170,6 +177,7 @@ def test_an_unknown_model_name_is_refused_clearly(tmp_path: Path) -> None:
     ('pooling = "max"', "pooling must be one of mean, cls"),
     ('modle = "x"', "unknown [semantic] setting 'modle'"),
     ("model = 3", "model must be a string"),
+    ("min_cosine = 1", "min_cosine must be a number from -1 to below 1"),
 ])
 def test_bad_semantic_settings_are_refused(tmp_path: Path, settings: str, message: str) -> None:
     root = make(tmp_path / "v", settings)

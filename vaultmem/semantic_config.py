@@ -9,7 +9,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-KEYS = {"model", "weight", "threads", "model_file", "pooling"}
+KEYS = {"model", "weight", "threads", "model_file", "pooling", "min_cosine"}
 POOLINGS = ("mean", "cls")
 
 
@@ -23,6 +23,7 @@ class Semantic:
     threads: int = 0  # ONNX Runtime threads; 0: every core this process may use
     model_file: str = "model.onnx"  # within ``folder``
     pooling: str = "mean"  # how a folder's model turns token vectors into one
+    min_cosine: float = 0.2  # below it a passage is not near a question in meaning
 
     @property
     def on(self) -> bool:
@@ -53,8 +54,11 @@ def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
     model_file = data.get("model_file", "model.onnx")
     if not isinstance(model_file, str) or not model_file:
         raise ConfigError(f"{path}: [semantic] model_file must be a file name (model.onnx)")
+    floor = data.get("min_cosine", Semantic.min_cosine)
+    if isinstance(floor, bool) or not isinstance(floor, int | float) or not -1 <= floor < 1:
+        raise ConfigError(f"{path}: [semantic] min_cosine must be a number from -1 to below 1")
     return Semantic(model.strip(), _folder(model.strip(), root), float(weight), threads,
-                    model_file, pooling)
+                    model_file, pooling, float(floor))
 
 
 def _folder(model: str, root: Path) -> Path | None:

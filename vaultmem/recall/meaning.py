@@ -2,7 +2,9 @@
 
 A question is embedded once; its cosine with every passage vector is computed (int8, brute
 force: about 4 ms at 70,000 passages) and the ``CANDIDATES`` nearest passages are scored 0..1
-between the least and the most similar of them. Search, related and context add ``weight`` (the
+between the least and the most similar of them; passages below the ``min_cosine`` setting
+(0.2: all-MiniLM-L6-v2 rates unrelated texts lower) score nothing, so a question about nothing
+in the vault finds nothing by meaning. Search, related and context add ``weight`` (the
 setting, 1.2) times that score to their keyword score of the same passage (itself 0..1): a
 weighted sum of normalised scores. On ``benchmarks/eval_context.py`` weights 0.3 to 1.6 all
 found more answers than keywords alone on the conversation logs, more the higher the weight;
@@ -110,13 +112,18 @@ def near_text(vault: Vault, text: str, *, limit: int = CANDIDATES) -> list[Near]
 
 
 def near_note(vault: Vault, note_id: str, *, limit: int = CANDIDATES) -> list[Near]:
-    """The passages nearest a note's own (their mean vector), best first; none when semantic
-    is off or the note's passages have no vectors."""
+    """The passages nearest a note's own (their mean vector), best first, its own left out;
+    none when semantic is off or the note's passages have no vectors."""
     found = loaded(vault)
     if found is None:
         return []
-    vector = _mean(found.matrix, set(digests_of(vault.store, note_id)))
-    return [] if vector is None else _passages(vault, nearest(found.matrix, vector, limit=limit))
+    own = set(digests_of(vault.store, note_id))
+    vector = _mean(found.matrix, own)
+    if vector is None:
+        return []
+    ranked = nearest(found.matrix, vector, limit=limit + len(own))
+    return _passages(vault, [(digest, cosine) for digest, cosine in ranked
+                             if digest not in own][:limit])
 
 
 def _mean(matrix: Matrix, digests: set[bytes]) -> np.ndarray | None:
@@ -132,10 +139,13 @@ def _mean(matrix: Matrix, digests: set[bytes]) -> np.ndarray | None:
 
 
 def _passages(vault: Vault, ranked: list[tuple[bytes, float]]) -> list[Near]:
-    """The passages of the ranked texts, each scored between the least and the most similar."""
-    if not ranked:
+    """The passages of the ranked texts above the ``min_cosine`` setting, each scored between
+    the least similar candidate (or that floor) and the most similar."""
+    floor = vault.config.semantic.min_cosine
+    kept = [(digest, cosine) for digest, cosine in ranked if cosine > floor]
+    if not kept:
         return []
-    low, high = ranked[-1][1], ranked[0][1]
-    texts = passages_of_texts(vault.store, [digest for digest, _ in ranked])
+    low, high = max(ranked[-1][1], floor), kept[0][1]
+    texts = passages_of_texts(vault.store, [digest for digest, _ in kept])
     return [Near(passage, (cosine - low) / (high - low) if high > low else 1.0, cosine)
-            for digest, cosine in ranked for passage in texts.get(digest, [])]
+            for digest, cosine in kept for passage in texts.get(digest, [])]

@@ -94,9 +94,9 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     filters = filters or Filters()
     notes = vault.notes  # the index is current first
     near = near_text(vault, query)
-    found = by_note(with_meaning(matching_passages(vault.store, query, limit=CANDIDATES
-                                                   + PER_HIT * limit), near,
-                                 vault.config.semantic.weight))
+    worded = matching_passages(vault.store, query, limit=CANDIDATES + PER_HIT * limit)
+    found = by_note(with_meaning(worded, near, vault.config.semantic.weight))
+    matched = {hit.path[:-3] for hit in worded}
     scores = {note_id: note_score(hits) for note_id, hits in found.items()}
     top = max(scores.values(), default=0.0) or 1.0
     combined = {note_id: score / top for note_id, score in scores.items()}
@@ -112,7 +112,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     hits = []
     for note_id, score in allowed:
         why = [f"name {names[note_id][1]!r} is close to the query"] if note_id in names else []
-        why += [_matches(query, found[note_id])] if note_id in found else []
+        why += [_matches(query, found[note_id])] if note_id in matched else []
         why += [f"close in meaning (cosine {closest[note_id]:.2f})"] if note_id in closest else []
         hits.append(_hit(vault, note_id, score, found.get(note_id, []), passages,
                          why + linked[note_id]))
