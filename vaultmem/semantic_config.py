@@ -23,7 +23,7 @@ class Semantic:
     threads: int = 0  # ONNX Runtime threads; 0: every core this process may use
     model_file: str = "model.onnx"  # within ``folder``
     pooling: str = "mean"  # how a folder's model turns token vectors into one
-    min_cosine: float = 0.2  # below it a passage is not near a question in meaning
+    min_cosine: float = 0.2  # a question nearer no passage than this finds none by meaning
 
     @property
     def on(self) -> bool:

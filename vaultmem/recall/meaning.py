@@ -2,13 +2,15 @@
 
 A question is embedded once; its cosine with every passage vector is computed (int8, brute
 force: about 4 ms at 70,000 passages) and the ``CANDIDATES`` nearest passages are scored 0..1
-between the least and the most similar of them; passages below the ``min_cosine`` setting
-(0.2: all-MiniLM-L6-v2 rates unrelated texts lower) score nothing, so a question about nothing
-in the vault finds nothing by meaning. Search, related and context add ``weight`` (the
-setting, 1.2) times that score to their keyword score of the same passage (itself 0..1): a
-weighted sum of normalised scores. On ``benchmarks/eval_context.py`` weights 0.3 to 1.6 all
-found more answers than keywords alone on the conversation logs, more the higher the weight;
-1.2 was the best on the sample vault's questions and near the best on the logs.
+between the least and the most similar of them; when even the most similar is under the
+``min_cosine`` setting (0.2: all-MiniLM-L6-v2 rates unrelated texts lower), none are, so a
+question about nothing in the vault finds nothing by meaning. (Leaving out only the passages
+under it lost a sample question and gained nothing on the conversation logs.) Search, related
+and context add ``weight`` (the setting, 1.2) times that score to their keyword score of the
+same passage (itself 0..1): a weighted sum of normalised scores. On
+``benchmarks/eval_context.py`` weights 0.3 to 1.6 all found more answers than keywords alone
+on the conversation logs, more the higher the weight; 1.2 was the best on the sample vault's
+questions and near the best on the logs.
 
 Before answering, a query embeds the passages that changed since the vectors were packed, up to
 ``EMBED_ON_QUERY`` of them; with more waiting (a first use, a large import) it answers with the
@@ -139,13 +141,11 @@ def _mean(matrix: Matrix, digests: set[bytes]) -> np.ndarray | None:
 
 
 def _passages(vault: Vault, ranked: list[tuple[bytes, float]]) -> list[Near]:
-    """The passages of the ranked texts above the ``min_cosine`` setting, each scored between
-    the least similar candidate (or that floor) and the most similar."""
-    floor = vault.config.semantic.min_cosine
-    kept = [(digest, cosine) for digest, cosine in ranked if cosine > floor]
-    if not kept:
+    """The passages of the ranked texts, each scored between the least and the most similar;
+    none when even the most similar is under the ``min_cosine`` setting."""
+    if not ranked or ranked[0][1] < vault.config.semantic.min_cosine:
         return []
-    low, high = max(ranked[-1][1], floor), kept[0][1]
-    texts = passages_of_texts(vault.store, [digest for digest, _ in kept])
+    low, high = ranked[-1][1], ranked[0][1]
+    texts = passages_of_texts(vault.store, [digest for digest, _ in ranked])
     return [Near(passage, (cosine - low) / (high - low) if high > low else 1.0, cosine)
-            for digest, cosine in kept for passage in texts.get(digest, [])]
+            for digest, cosine in ranked for passage in texts.get(digest, [])]
