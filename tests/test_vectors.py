@@ -155,3 +155,21 @@ def test_int8_vectors_keep_cosines_within_a_hundredth() -> None:
     rows, scales = quantize(floats)
     approx = rows.astype(np.float32) * scales[:, None]
     assert np.abs(approx @ floats[0] - floats @ floats[0]).max() < 0.01
+
+
+def test_after_edits_the_packed_rows_are_every_current_text_in_order(vault: Vault) -> None:
+    run(vault, Words())
+    write(vault.root, "Note 2.md", "# Note 2\n\nOther words now.\n")
+    (vault.root / "Note 5.md").unlink()
+    write(vault.root, "Note 9.md", "# Note 9\n\n- a list item\n")
+    fresh = Vault(vault.root)
+    run(fresh, Words())
+    store = VectorStore(fresh.store.folder, "words", DIM)
+    matrix = store.matrix()
+    stored = {row[0]: row[1:] for row in store.db.execute("SELECT * FROM vectors")}
+    store.close()
+    current = {row[0] for row in fresh.store.query("SELECT digest FROM passages")}
+    assert matrix.digests == sorted(current) == sorted(stored)
+    for at, digest in enumerate(matrix.digests):
+        assert matrix.vectors[at].tobytes() == stored[digest][0]
+        assert matrix.scales[at] == pytest.approx(stored[digest][1])
