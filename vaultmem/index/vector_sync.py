@@ -46,19 +46,30 @@ def embed_passages(store: Store, vectors: VectorStore, embedder: Embedder, *,
     with _turn(vectors, wait=most is None) as mine:
         if not mine or _packed(vectors, version, most):  # another process embeds, or did
             return _report(vectors, 0, start)
-        lengths = dict(store.query("SELECT digest, MAX(LENGTH(text)) FROM passages "
-                                   "GROUP BY digest"))
-        current = set(lengths)
-        missing = sorted(current - vectors.digests(), key=lambda d: (lengths[d], d))
+        current = {row[0] for row in store.query("SELECT DISTINCT digest FROM passages")}
+        stored = vectors.digests()
+        missing = _shortest_first(store, current - stored)
         if most is not None and len(missing) > most:
-            vectors.pack(current, version, waiting=len(missing))
+            vectors.pack(stored - current, version, waiting=len(missing))
             return _report(vectors, 0, start)
         for at in range(0, len(missing), BATCH):
             _embed_batch(store, vectors, embedder, missing[at : at + BATCH])
             if progress is not None:
                 progress(len(missing[at : at + BATCH]), len(missing))
-        vectors.pack(current, version, waiting=0)
+        vectors.pack(stored - current, version, waiting=0)
         return _report(vectors, len(missing), start)
+
+
+def _shortest_first(store: Store, digests: set[bytes]) -> list[bytes]:
+    """``digests`` by the length of their texts, shortest first (then by digest)."""
+    lengths: dict[bytes, int] = {}
+    wanted = sorted(digests)
+    for at in range(0, len(wanted), 500):  # below SQLite's limit of bound values
+        part = wanted[at : at + 500]
+        lengths.update(store.query(f"SELECT digest, MAX(LENGTH(text)) FROM passages WHERE "
+                                   f"digest IN ({', '.join('?' * len(part))}) GROUP BY digest",
+                                   tuple(part)))
+    return sorted(lengths, key=lambda digest: (lengths[digest], digest))
 
 
 def _packed(vectors: VectorStore, version: str, most: int | None) -> bool:

@@ -23,15 +23,15 @@ from .sql import start_over, transaction, tuned
 if TYPE_CHECKING:
     import numpy as np
 
-SCHEMA = 2
+SCHEMA = 3
 FILE = "vectors.sqlite3"
 BUCKETS = 256  # packed rows by their digest's first byte: an edit repacks a bucket or two
 ROWS_AT_ONCE = 1024  # rows made float at a time: 1.5 MB, in the CPU's cache (8,192: 4x slower)
 BUSY_MS = 30_000
 TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE vectors(digest BLOB PRIMARY KEY, vector BLOB NOT NULL, scale REAL NOT NULL)
-    WITHOUT ROWID;
+CREATE TABLE vectors(digest BLOB PRIMARY KEY, vector BLOB NOT NULL, scale REAL NOT NULL);
+-- (a rowid table: its digest index lists the stored texts without reading their vectors)
 CREATE TABLE packed(bucket INTEGER PRIMARY KEY, digests BLOB NOT NULL, vectors BLOB NOT NULL,
     scales BLOB NOT NULL);
 CREATE TABLE dirty(bucket INTEGER PRIMARY KEY);  -- buckets with vectors added since packed
@@ -93,20 +93,15 @@ class VectorStore:
             db.executemany("INSERT OR IGNORE INTO dirty VALUES (?)",
                            [(bucket,) for bucket in {digest[0] for digest in digests}])
 
-    def pack(self, current: Iterable[bytes], version: str, *, waiting: int) -> int:
-        """Keep the vectors of the texts ``current`` only, pack again the buckets that changed
-        and record ``version`` as what they are of, with the ``waiting`` texts still without a
+    def pack(self, gone: Iterable[bytes], version: str, *, waiting: int) -> int:
+        """Forget the vectors of the texts ``gone``, pack again the buckets that changed and
+        record ``version`` as what they are of, with the ``waiting`` texts still without a
         vector (one transaction); how many rows are packed."""
+        gone = list(gone)
         with transaction(self.db) as db:
-            db.execute("CREATE TEMP TABLE IF NOT EXISTS current(digest BLOB PRIMARY KEY)")
-            db.execute("DELETE FROM current")
-            db.executemany("INSERT OR IGNORE INTO current VALUES (?)", ((d,) for d in current))
-            gone = "FROM vectors WHERE digest NOT IN (SELECT digest FROM current)"
-            changed = {row[0] for row in db.execute(f"SELECT DISTINCT substr(digest, 1, 1) "
-                                                    f"{gone}")}
-            db.execute(f"DELETE {gone}")
-            buckets = {bytes(b)[0] for b in changed} | {row[0] for row in
-                                                       db.execute("SELECT bucket FROM dirty")}
+            db.executemany("DELETE FROM vectors WHERE digest = ?", ((d,) for d in gone))
+            buckets = {d[0] for d in gone} | {row[0] for row in
+                                              db.execute("SELECT bucket FROM dirty")}
             for bucket in sorted(buckets):
                 _pack_bucket(db, bucket)
             db.execute("DELETE FROM dirty")
