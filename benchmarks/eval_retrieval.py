@@ -737,12 +737,12 @@ def main() -> int:
     parser.add_argument("--semantic", action="store_true",
                         help="search with semantic recall (the shared model, or --model)")
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder for --semantic")
-    parser.add_argument("--weight", type=float, default=Semantic().weight,
-                        help="meaning's weight for --semantic")
+    parser.add_argument("--weight", type=float, default=Semantic().search_weight,
+                        help="meaning's weight in search for --semantic (search_weight)")
     args = parser.parse_args()
     if args.semantic:
         global SEMANTIC
-        SEMANTIC = Semantic(str(args.model), args.model.resolve(), weight=args.weight)
+        SEMANTIC = Semantic(str(args.model), args.model.resolve(), search_weight=args.weight)
     start = time.perf_counter()
     report = Report()
     sample = sample_section(report, args.failures)

@@ -172,6 +172,7 @@ def test_an_unknown_model_name_is_refused_clearly(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("settings", "message"), [
     ("weight = 0", "weight must be a number above 0"),
+    ("search_weight = 5", "search_weight must be a number above 0, at most 4"),
     ('weight = "half"', "weight must be a number above 0"),
     ("threads = -1", "threads must be a whole number"),
     ('pooling = "max"', "pooling must be one of mean, cls"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-KEYS = {"model", "weight", "threads", "model_file", "pooling", "min_cosine"}
+KEYS = {"model", "weight", "search_weight", "threads", "model_file", "pooling", "min_cosine"}
 POOLINGS = ("mean", "cls")
 
 
@@ -19,7 +19,8 @@ class Semantic:
 
     model: str = ""  # a folder holding an ONNX export, or a fastembed model name
     folder: Path | None = None  # ``model`` as an existing folder (relative to the vault)
-    weight: float = 1.2  # the meaning score's share beside the keyword score's 1
+    weight: float = 1.2  # context: the meaning score's share beside the keyword score's 1
+    search_weight: float = 0.3  # the same for search and related, which rank notes
     threads: int = 0  # ONNX Runtime threads; 0: every core this process may use
     model_file: str = "model.onnx"  # within ``folder``
     pooling: str = "mean"  # how a folder's model turns token vectors into one
@@ -42,9 +43,7 @@ def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
     model = data.get("model", "")
     if not isinstance(model, str):
         raise ConfigError(f'{path}: [semantic] model must be a string (a folder or a name)')
-    weight = data.get("weight", Semantic.weight)
-    if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 4:
-        raise ConfigError(f"{path}: [semantic] weight must be a number above 0, at most 4")
+    weight, search_weight = (_weight(data, key, path) for key in ("weight", "search_weight"))
     threads = data.get("threads", 0)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
         raise ConfigError(f"{path}: [semantic] threads must be a whole number (0: every core)")
@@ -57,8 +56,16 @@ def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
     floor = data.get("min_cosine", Semantic.min_cosine)
     if isinstance(floor, bool) or not isinstance(floor, int | float) or not -1 <= floor < 1:
         raise ConfigError(f"{path}: [semantic] min_cosine must be a number from -1 to below 1")
-    return Semantic(model.strip(), _folder(model.strip(), root), float(weight), threads,
-                    model_file, pooling, float(floor))
+    return Semantic(model.strip(), _folder(model.strip(), root), weight, search_weight,
+                    threads, model_file, pooling, float(floor))
+
+
+def _weight(data: dict[str, Any], key: str, path: Path) -> float:
+    """The weight setting ``key`` (its default when not set)."""
+    value = data.get(key, getattr(Semantic, key))
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 4:
+        raise ConfigError(f"{path}: [semantic] {key} must be a number above 0, at most 4")
+    return float(value)
 
 
 def _folder(model: str, root: Path) -> Path | None:

@@ -5,9 +5,9 @@ force: about 4 ms at 70,000 passages) and the ``CANDIDATES`` nearest passages ar
 between the least and the most similar of them; when even the most similar is under the
 ``min_cosine`` setting (0.2: all-MiniLM-L6-v2 rates unrelated texts lower), none are, so a
 question about nothing in the vault finds nothing by meaning. (Leaving out only the passages
-under it lost a sample question and gained nothing on the conversation logs.) Search, related
-and context add ``weight`` (the setting, 1.2) times that score to their keyword score of the
-same passage (itself 0..1): a weighted sum of normalised scores. On
+under it lost a sample question and gained nothing on the conversation logs.) Context adds
+``weight`` (the setting, 1.2; search and related ``search_weight``, 0.3) times that score to
+its keyword score of the same passage (itself 0..1): a weighted sum of normalised scores. On
 ``benchmarks/eval_context.py`` weights 0.3 to 1.6 all found more answers than keywords alone
 on the conversation logs, more the higher the weight; 1.2 was the best on the sample vault's
 questions and near the best on the logs.

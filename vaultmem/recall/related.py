@@ -193,7 +193,7 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
     note = vault.note(name)
     words = similar(vault, vault.note_text(note.id), exclude=note.id)
     meaning = similar_in_meaning(vault, note.id)
-    text = _fused(words, meaning, vault.config.semantic.weight)
+    text = _fused(words, meaning, vault.config.semantic.search_weight)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     also = {*text, *(member for members in tagged.values() for member in members)}
     graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else

@@ -8,7 +8,8 @@ long note does not win by length alone. Scores are divided by the best one (0..1
 close to the whole query adds up to ``FUZZY_WEIGHT``, and notes linked to or from one of the
 ``STRONG`` best hits add ``GRAPH_WEIGHT`` of that hit's score (the best such link, once).
 With ``[semantic]`` set, each passage's score is its keyword score divided by the best, plus
-``weight`` times its closeness in meaning (:func:`with_meaning`).
+``search_weight`` times its closeness in meaning (:func:`with_meaning`; 0.3: on the synthetic
+vault's queries, names, titles and dates, 0.6 and 1.2 lost recall@5, 0.3 gained).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     notes = vault.notes  # the index is current first
     near = near_text(vault, query)
     worded = matching_passages(vault.store, query, limit=CANDIDATES + PER_HIT * limit)
-    found = by_note(with_meaning(worded, near, vault.config.semantic.weight))
+    found = by_note(with_meaning(worded, near, vault.config.semantic.search_weight))
     matched = {hit.path[:-3] for hit in worded}
     scores = {note_id: note_score(hits) for note_id, hits in found.items()}
     top = max(scores.values(), default=0.0) or 1.0
