@@ -48,10 +48,10 @@ def embed_passages(store: Store, vectors: VectorStore, embedder: Embedder, *,
             return _report(vectors, 0, start)
         current = {row[0] for row in store.query("SELECT DISTINCT digest FROM passages")}
         stored = vectors.digests()
-        missing = _shortest_first(store, current - stored)
-        if most is not None and len(missing) > most:
-            vectors.pack(stored - current, version, waiting=len(missing))
+        if most is not None and len(current - stored) > most:
+            vectors.pack(stored - current, version, waiting=len(current - stored))
             return _report(vectors, 0, start)
+        missing = _shortest_first(store, current - stored)
         for at in range(0, len(missing), BATCH):
             _embed_batch(store, vectors, embedder, missing[at : at + BATCH])
             if progress is not None:
