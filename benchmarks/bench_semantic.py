@@ -721,7 +721,7 @@ def meaning_of_100k(texts: int, found: dict[str, float], run: Run, repacked: flo
         f"while it is read (shared with the page cache; {found['closed_file_mb']:.0f} MB once "
         "the store is closed). A warm process (the MCP server) pays the read once per change "
         f"of the vault and the scan per query; packing after one changed text takes "
-        f"{repacked:.1f} s at this size (part of every incremental embed).")
+        f"{repacked:.2f} s at this size (part of every incremental embed).")
 
 
 def main() -> int:
