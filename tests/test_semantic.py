@@ -4,6 +4,7 @@ is found, every command still works without it, and the settings are checked."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -118,6 +119,26 @@ def test_a_damaged_vector_store_is_embedded_again(tmp_path: Path) -> None:
     path.write_bytes(b"\x00garbage" * 4096)
     assert embed_vault(Vault(root)).embedded == done.texts
     assert search(Vault(root), QUESTION)[0].id == "People/Priya"
+
+
+@needs_model
+def test_a_store_damaged_inside_is_started_over_with_a_notice(tmp_path: Path) -> None:
+    root = make(tmp_path / "v")
+    vault = Vault(root)
+    done = embed_vault(vault)
+    path = vault.store.folder / "vectors.sqlite3"
+    with sqlite3.connect(path) as db:  # the page of the packed vectors, which queries read
+        (page,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'packed'"
+                             ).fetchone()
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * size : page * size] = b"\xff" * size
+    path.write_bytes(bytes(data))
+    damaged = Vault(root)
+    assert [hit.id for hit in search(damaged, "green tea")] == ["People/Priya"]
+    assert any("was damaged and is started over" in n for n in damaged.notices)
+    assert embed_vault(Vault(root)).embedded == done.texts
 
 
 @needs_model

@@ -20,6 +20,7 @@ that cannot be loaded, recall is by keywords alone and ``vault.notices`` says wh
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import MissingExtra, SemanticModelError, SemanticOff
@@ -71,15 +72,21 @@ def _load(vault: Vault) -> Loaded | None:
         vault.notices.append(f"{exc}; recall uses keywords alone")
         return None
     store = VectorStore(vault.store.folder, embedder.identity, embedder.dim)
-    done = embed_passages(vault.store, store, embedder, most=EMBED_ON_QUERY,
-                          progress=vault.embed_progress)
+    try:
+        done = embed_passages(vault.store, store, embedder, most=EMBED_ON_QUERY,
+                              progress=vault.embed_progress)
+        found = Loaded(embedder, store.matrix())
+    except sqlite3.DatabaseError:  # damaged past what opening it reads: started over
+        store.delete_files()
+        vault.notices.append(f"the vector store {store.path} was damaged and is started over; "
+                             "recall uses keywords alone until: vaultmem index --embed")
+        return None
+    finally:
+        store.close()
     if done.waiting:
         vault.notices.append(f"{done.waiting} of {done.texts} passage texts have no vector yet "
                              "and are found by keywords alone; run: vaultmem index --embed")
-    try:
-        return Loaded(embedder, store.matrix())
-    finally:
-        store.close()
+    return found
 
 
 def embed_vault(vault: Vault) -> Embedded:
@@ -95,6 +102,9 @@ def embed_vault(vault: Vault) -> Embedded:
     embedder = load_embedder(settings)
     store = VectorStore(vault.store.folder, embedder.identity, embedder.dim)
     try:
+        done = embed_passages(vault.store, store, embedder, progress=vault.embed_progress)
+    except sqlite3.DatabaseError:  # damaged past what opening it reads: started over
+        store.delete_files()
         done = embed_passages(vault.store, store, embedder, progress=vault.embed_progress)
     finally:
         store.close()
