@@ -15,6 +15,7 @@ from vaultmem.cli import cli
 from vaultmem.config import load_config
 from vaultmem.errors import ConfigError
 from vaultmem.index import embedder
+from vaultmem.index.vector_sync import Embedded
 from vaultmem.recall.context import build_context
 from vaultmem.recall.meaning import embed_vault
 from vaultmem.recall.related import related_notes
@@ -47,6 +48,14 @@ def make(root: Path, settings: str = f'model = "{MODEL}"') -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     return root
+
+
+def embedded(tmp_path: Path) -> tuple[Path, Path, Embedded]:
+    """A test vault with every passage embedded: its root, its vector file, what was done."""
+    root = make(tmp_path / "v")
+    vault = Vault(root)
+    done = embed_vault(vault)
+    return root, vault.store.folder / "vectors.sqlite3", done
 
 
 @needs_model
@@ -110,10 +119,7 @@ def test_switching_the_model_embeds_every_passage_again(tmp_path: Path) -> None:
 
 @needs_model
 def test_a_damaged_vector_store_is_embedded_again(tmp_path: Path) -> None:
-    root = make(tmp_path / "v")
-    vault = Vault(root)
-    done = embed_vault(vault)
-    path = vault.store.folder / "vectors.sqlite3"
+    root, path, done = embedded(tmp_path)
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     path.write_bytes(b"\x00garbage" * 4096)
@@ -123,10 +129,7 @@ def test_a_damaged_vector_store_is_embedded_again(tmp_path: Path) -> None:
 
 @needs_model
 def test_a_store_damaged_inside_is_started_over_with_a_notice(tmp_path: Path) -> None:
-    root = make(tmp_path / "v")
-    vault = Vault(root)
-    done = embed_vault(vault)
-    path = vault.store.folder / "vectors.sqlite3"
+    root, path, done = embedded(tmp_path)
     with sqlite3.connect(path) as db:  # the page of the packed vectors, which queries read
         (page,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'packed'"
                              ).fetchone()
