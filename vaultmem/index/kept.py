@@ -1,9 +1,10 @@
 """The index a watcher keeps, opened as it is stored: no file is listed, and a note's rows are
 read when the note is asked for, so a one-note command costs what its answer needs.
 
-Only used while the watcher vouches that the index holds every change and its listing of the
-index's generation is stored (it saves one after each take-in): the files table, the notes'
-rows and that listing then describe the vault as it is.
+Used while the watcher vouches that the index holds every change and its listing of the
+index's generation is stored (it saves one after each take-in), and when a scan's listing is
+the one the index was left holding: the files table, the notes' rows and that listing then
+describe the vault as it is.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from .store import Store
 from .vouch import listing_stored, stored_listing
 
 
-def kept_index(store: Store, generation: int) -> Index | None:
-    """The index of ``generation`` as stored, when the watcher's listing of it is stored;
-    else None (another process stored since: the vault is listed as usual)."""
-    if not listing_stored(store, generation):
+def kept_index(store: Store, generation: int, listing: Listing | None = None) -> Index | None:
+    """The index of ``generation`` as stored, with ``listing`` (one just made, that the index
+    holds) or else the watcher's stored listing of it; None when neither is there (another
+    process stored since: the vault is listed as usual)."""
+    if listing is None and not listing_stored(store, generation):
         return None
     notes: Notes
 
@@ -29,7 +31,7 @@ def kept_index(store: Store, generation: int) -> Index | None:
         return {path[:-3]: entry for path, entry in found.items()}
 
     def layout() -> Layout:
-        return _stored_layout(store)
+        return _stored_layout(store, listing)
 
     index: Index
     notes = Notes(None, lambda: index.resolver, fetch, store)
@@ -38,8 +40,8 @@ def kept_index(store: Store, generation: int) -> Index | None:
     return index
 
 
-def _stored_layout(store: Store) -> Layout:
-    """The vault's files as the index records them, with the watcher's listing."""
+def _stored_layout(store: Store, listing: Listing | None) -> Layout:
+    """The vault's files as the index records them, with ``listing`` or the watcher's."""
     files = dict(store.query("SELECT id, role FROM files ORDER BY id"))
     attachments = [key for key, role in files.items() if role == ATTACHMENT]
     resolver = Resolver([key for key, role in files.items() if role != ATTACHMENT], attachments)
@@ -48,5 +50,5 @@ def _stored_layout(store: Store) -> Layout:
     generated = {path[:-3]: entry for path, entry in store.entries(paths).items()}
     # the watcher may have taken in a change since this index was opened: its latest listing
     # (the rows read here are the latest too)
-    listing = stored_listing(store) or Listing()
+    listing = listing or stored_listing(store) or Listing()
     return Layout(other, attachments, listing.problems, resolver, generated, files, listing)

@@ -10,6 +10,7 @@ from ..config import Config
 from ..read.record import GENERATED, Entry
 from ..read.resolve import Resolver
 from ..read.walk import FileInfo, Listing, list_vault
+from . import unchanged
 from .kept import kept_index
 from .notes import Entries, Index, Layout, Notes, ScanStats
 from .parsing import Progress, parse_all, parse_files
@@ -25,13 +26,17 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     inode) changed are parsed. A scan with changes to store waits for any other one storing
     (a lock in the cache folder) and, if one stored meanwhile, lists the vault again: the index
     always ends with the latest listing, never an older one. While a watcher vouches that the
-    index holds every change, the vault is not listed and the index is read as it is."""
+    index holds every change, the vault is not listed; when the listing is the one the index
+    was left holding, no state is compared: both read the index as it is."""
     started = time.perf_counter()
     store.verify()
-    if watcher_vouches(store) and (kept := kept_index(store, store.generation())) is not None:
+    kept = _kept(config, store)
+    if isinstance(kept, Index):
         kept.stats.seconds = time.perf_counter() - started
         return kept
-    plan, stored, generation = _store_changes(config, store, _plan(config, store), progress)
+    plan, stored, generation = _store_changes(config, store, _plan(config, store, *kept),
+                                              progress)
+    unchanged.remember(store, generation, unchanged.listing_digest(plan.listing))
     parsed, removed, files = stored or ({}, [], plan.before)
     entries = {**plan.entries, **parsed}
     stats = ScanStats(len(plan.todo), len(plan.entries), len(removed))
@@ -48,6 +53,18 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     return Index(notes, store, lambda: layout, stats, generation)
 
 
+def _kept(config: Config, store: Store) -> Index | tuple[int, Listing]:
+    """The index as stored when a watcher vouches for it or the vault's listing is the one it
+    holds; else the index generation and the listing made after reading it."""
+    if watcher_vouches(store) and (kept := kept_index(store, store.generation())) is not None:
+        return kept
+    generation = store.generation()
+    listing = list_vault(config)
+    if unchanged.holds(store, generation, unchanged.listing_digest(listing)):
+        return kept_index(store, generation, listing) or (generation, listing)
+    return generation, listing
+
+
 def _store_changes(config: Config, store: Store, plan: _Plan, progress: Progress | None
                    ) -> tuple[_Plan, tuple[Entries, list[str], dict[str, str]] | None, int]:
     """Store what the vault holds and the index not: (the plan stored, what ``_store`` did or
@@ -58,7 +75,7 @@ def _store_changes(config: Config, store: Store, plan: _Plan, progress: Progress
         return plan, None, plan.generation
     with store.exclusive():
         if store.generation() != plan.generation:
-            plan = _plan(config, store)
+            plan = _plan(config, store, store.generation(), list_vault(config))
             if not _differs(store, plan):
                 return plan, None, plan.generation
         memory = _memory_files(store)
@@ -95,10 +112,9 @@ class _Plan(NamedTuple):
     generation: int  # of the index when it was compared
 
 
-def _plan(config: Config, store: Store) -> _Plan:
-    """Compare the vault's listing, made now, with the index."""
-    generation = store.generation()
-    listing = list_vault(config)
+def _plan(config: Config, store: Store, generation: int, listing: Listing) -> _Plan:
+    """Compare the vault's ``listing``, made after reading the index ``generation``, with the
+    index."""
     sources = [info for info in listing.notes if info.role == "source"]
     old = store.states()
     entries, todo = _reuse(old, sources)
