@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index.store import Store
+from vaultmem.read.record import Entry
 from vaultmem.vault import Vault
 
 
@@ -17,7 +18,11 @@ def no_states(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every time a scan reads every stored note's state."""
     read: list[str] = []
     real = Store.states
-    monkeypatch.setattr(Store, "states", lambda self: read.append("states") or real(self))
+    def counted(self: Store) -> dict[str, Entry]:
+        read.append("states")
+        return real(self)
+
+    monkeypatch.setattr(Store, "states", counted)
     return read
 
 

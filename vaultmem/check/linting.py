@@ -20,6 +20,7 @@ from ..index.tallies import unlinked
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
+from .remembered import remembered_findings
 from .suggestions import FILE_NAME, Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
@@ -44,9 +45,10 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
          quiet: bool = True) -> list[Finding]:
     """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
     ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
-    found = list(file_problems(vault)) + list(link_findings(vault))
-    if orphans:
-        found += orphan_findings(vault)
+    found = remembered_findings(vault, "lint", lambda: [
+        *file_problems(vault), *link_findings(vault), *orphan_findings(vault)])
+    if not orphans:
+        found = [f for f in found if f.kind != "orphan"]
     ignored = vault.ignored
     return sorted((f for f in found if f.confidence >= least
                    and not (quiet and ignored.quiets(f.id, f.kind, f.notes))),

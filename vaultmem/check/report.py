@@ -8,10 +8,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..ignored import PATH as IGNORED
-from ..index.tallies import tallies
+from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
 from .linting import link_findings
+from .remembered import remembered, remembered_findings
 
 SHOWN_PROBLEMS = 10  # listed by scan; the rest are counted by kind
 
@@ -21,10 +22,11 @@ if TYPE_CHECKING:
 
 def scan_summary(vault: Vault) -> Json:
     """What ``vaultmem scan --json`` prints (counted in the index; no note is read whole)."""
-    counts = tallies(vault.index.store)
+    counts = Tallies(*remembered(vault, "tallies", lambda: list(tallies(vault.index.store))))
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    issues = list(link_findings(vault, suggest=False, subpaths=False))
+    issues = remembered_findings(vault, "scan-links", lambda: link_findings(
+        vault, suggest=False, subpaths=False))
     link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]
     return {
         "vault": str(vault.root),

@@ -18,10 +18,11 @@ from .store import Store
 from .vouch import listing_stored, stored_listing
 
 
-def kept_index(store: Store, generation: int, listing: Listing | None = None) -> Index | None:
+def kept_index(store: Store, generation: int, listing: Listing | None = None,
+               digest: str | None = None) -> Index | None:
     """The index of ``generation`` as stored, with ``listing`` (one just made, that the index
     holds) or else the watcher's stored listing of it; None when neither is there (another
-    process stored since: the vault is listed as usual)."""
+    process stored since: the vault is listed as usual); ``digest``: the listing's."""
     if listing is None and not listing_stored(store, generation):
         return None
     notes: Notes
@@ -36,7 +37,7 @@ def kept_index(store: Store, generation: int, listing: Listing | None = None) ->
     index: Index
     notes = Notes(None, lambda: index.resolver, fetch, store)
     sources = store.query("SELECT COUNT(*) FROM files WHERE role = 'source'")[0][0]
-    index = Index(notes, store, layout, ScanStats(0, sources, 0), generation)
+    index = Index(notes, store, layout, ScanStats(0, sources, 0), generation, digest)
     return index
 
 

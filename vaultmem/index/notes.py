@@ -15,6 +15,7 @@ from ..read.walk import Listing
 from .graph_rows import Reached, reached_links
 from .sql import IN_ARRAY, array
 from .store import Store
+from .unchanged import listing_digest
 
 Entries = dict[str, Entry]
 Fetch = Callable[[list[str]], Entries]  # note ids -> their full entries, by id
@@ -185,9 +186,10 @@ class Index:
     """
 
     def __init__(self, notes: Notes, store: Store, layout: Callable[[], Layout],
-                 stats: ScanStats, generation: int) -> None:
+                 stats: ScanStats, generation: int, digest: str | None = None) -> None:
         self.notes, self.store, self.stats, self.generation = notes, store, stats, generation
         self._layout = layout
+        self._digest = digest  # of the listing, when the scan has made it
 
     @functools.cached_property
     def layout(self) -> Layout:
@@ -228,6 +230,13 @@ class Index:
     def listing(self) -> Listing:
         """The listing the index was compared with."""
         return self.layout.listing
+
+    @property
+    def listing_digest(self) -> str:
+        """The :func:`~vaultmem.index.unchanged.listing_digest` of :attr:`listing`."""
+        if self._digest is None:
+            self._digest = listing_digest(self.listing)
+        return self._digest
 
     def states(self) -> Entries:
         """The index entries of the source notes by vault path (blobs possibly not read):

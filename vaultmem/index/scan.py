@@ -36,7 +36,8 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
         return kept
     plan, stored, generation = _store_changes(config, store, _plan(config, store, *kept),
                                               progress)
-    unchanged.remember(store, generation, unchanged.listing_digest(plan.listing))
+    digest = unchanged.listing_digest(plan.listing)
+    unchanged.remember(store, generation, digest)
     parsed, removed, files = stored or ({}, [], plan.before)
     entries = {**plan.entries, **parsed}
     stats = ScanStats(len(plan.todo), len(plan.entries), len(removed))
@@ -50,7 +51,7 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
     notes = Notes(split.sources, lambda: plan.resolver, fetch, store, unusual)
     layout = Layout(dict(sorted(split.other.items())), plan.listing.attachments,
                     plan.listing.problems, plan.resolver, split.generated, files, plan.listing)
-    return Index(notes, store, lambda: layout, stats, generation)
+    return Index(notes, store, lambda: layout, stats, generation, digest)
 
 
 def _kept(config: Config, store: Store) -> Index | tuple[int, Listing]:
@@ -60,8 +61,9 @@ def _kept(config: Config, store: Store) -> Index | tuple[int, Listing]:
         return kept
     generation = store.generation()
     listing = list_vault(config)
-    if unchanged.holds(store, generation, unchanged.listing_digest(listing)):
-        return kept_index(store, generation, listing) or (generation, listing)
+    digest = unchanged.listing_digest(listing)
+    if unchanged.holds(store, generation, digest):
+        return kept_index(store, generation, listing, digest) or (generation, listing)
     return generation, listing
 
 

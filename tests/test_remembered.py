@@ -1,0 +1,76 @@
+"""Whole-vault checks are kept in the index: computed once per state of the vault, read back
+while nothing changed, and computed again after any change."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from vaultmem.check import linting, report
+from vaultmem.check.linting import lint
+from vaultmem.check.report import scan_summary
+from vaultmem.model import Finding
+from vaultmem.vault import Vault
+
+
+@pytest.fixture
+def computed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every time link findings are computed."""
+    runs: list[str] = []
+    real = linting.link_findings
+
+    def counted(vault: Vault, **options: bool) -> list[Finding]:
+        runs.append("computed")
+        return list(real(vault, **options))
+
+    monkeypatch.setattr(linting, "link_findings", counted)
+    monkeypatch.setattr(report, "link_findings", counted)
+    return runs
+
+
+def ids(vault_root: Path, **options: float) -> list[str]:
+    """The ids of ``lint``'s findings, in a fresh vault object."""
+    return [found.id for found in lint(Vault(vault_root), **options)]  # type: ignore[arg-type]
+
+
+def test_lint_of_an_unchanged_vault_is_read_back(sample: Path, computed: list[str]) -> None:
+    first = lint(Vault(sample), least=0)
+    again = lint(Vault(sample), least=0)
+    assert computed == ["computed"] and again == first and first
+    assert ids(sample) == [f.id for f in first if f.confidence >= 0.5]
+    assert computed == ["computed"]
+
+
+def test_lint_after_an_edit_sees_the_edit(sample: Path, computed: list[str]) -> None:
+    before = ids(sample)
+    lucy = sample / "People" / "Lucy Tan.md"
+    lucy.write_text(lucy.read_text() + "\n![[Budget Plan 2031]]\n")
+    after = lint(Vault(sample))
+    assert computed == ["computed"] * 2
+    new = [f for f in after if f.id not in before]
+    assert [(f.kind, f.notes) for f in new] == [("broken-link", ["People/Lucy Tan"])]
+
+
+def test_a_file_that_cannot_be_read_is_seen_though_no_note_changed(sample: Path) -> None:
+    _ = lint(Vault(sample))
+    os.mkfifo(sample / "Pipe.md")
+    kinds = {(f.kind, f.notes[0]) for f in lint(Vault(sample))}
+    assert ("unreadable", "Pipe") in kinds
+
+
+def test_ignoring_a_finding_applies_to_the_kept_findings(sample: Path) -> None:
+    first = lint(Vault(sample), least=0)
+    (sample / ".vaultmem").mkdir(exist_ok=True)
+    (sample / ".vaultmem" / "ignored.txt").write_text(f"finding {first[0].id}\n")
+    assert ids(sample, least=0) == [f.id for f in first[1:]]
+
+
+def test_scan_counts_and_issues_are_read_back(sample: Path, computed: list[str]) -> None:
+    first = scan_summary(Vault(sample))
+    again = scan_summary(Vault(sample))
+    assert computed == ["computed"]
+    for summary in (first, again):
+        del summary["cache"]
+    assert again == first and first["notes"] == 30
