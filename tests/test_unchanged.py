@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem.index import parsing
 from vaultmem.index.store import Store
 from vaultmem.read.record import Entry
 from vaultmem.vault import Vault
@@ -77,3 +78,18 @@ def test_excluding_a_folder_is_seen_though_no_file_changed(sample: Path) -> None
     (sample / ".obsidian" / "app.json").write_text(json.dumps({"userIgnoreFilters": ["People/"]}))
     index = Vault(sample).index
     assert "People/Lucy Tan" not in index.notes and index.other["People/Lucy Tan"] == "excluded"
+
+
+def test_a_note_that_failed_to_parse_is_tried_again_though_no_file_changed(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise ModuleNotFoundError("No module named 'markdown_it'")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(parsing, "_entry", broken)
+        failed = Vault(sample).index
+        assert {p.kind for p in failed.problems} == {"parse-error"}
+    again = Vault(sample)
+    assert again.index.stats.parsed == len(failed.notes) == 30
+    assert not [p for p in again.index.problems if p.kind == "parse-error"]
+    assert Vault(sample).index.stats.parsed == 0

@@ -27,6 +27,13 @@ def holds(store: Store, generation: int, digest: str) -> bool:
 
 
 def remember(store: Store, generation: int, digest: str) -> None:
-    """Record that the index of ``generation`` holds the listing of ``digest``."""
-    if not holds(store, generation, digest):
+    """Record that the index of ``generation`` holds the listing of ``digest``, unless it holds
+    a note that could not be read or parsed: the next scan must try that one again."""
+    if not holds(store, generation, digest) and not _to_retry(store):
         store.save_result(RESULT, str(generation), digest)
+
+
+def _to_retry(store: Store) -> bool:
+    """True when a stored note failed to be read or parsed (stored with no file identity, so
+    that no listing matches it)."""
+    return bool(store.query("SELECT 1 FROM notes WHERE inode = 0 LIMIT 1"))
