@@ -12,13 +12,15 @@ another process stored since) means: list the vault as usual.
 from __future__ import annotations
 
 import contextlib
-import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Problem
 from ..read.walk import FileInfo, Listing
 from .store import Store
+
+if TYPE_CHECKING:
+    import socket
 
 SOCKET_NAME = "watcher.sock"
 QUESTION, CURRENT, UNKNOWN = b"current?\n", b"current\n", b"unknown\n"
@@ -48,6 +50,8 @@ def watcher_vouches(store: Store, *, timeout: float | None = None) -> bool:
     path = socket_path(store)
     if store.memory or path in _ANSWERED_HERE or not path.exists():
         return False
+    import socket  # only where a watcher's socket exists: most commands never load it
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(timeout or ANSWER_SECONDS)
         try:

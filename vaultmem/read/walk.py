@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat as modes
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..config import Config
@@ -45,39 +46,60 @@ def list_vault(config: Config) -> Listing:
     stack = [""]
     while stack:
         folder = stack.pop()
-        for entry in _entries(config, folder, listing, seen):
-            path = f"{folder}/{entry.name}" if folder else entry.name
-            if _is_dir(entry):
-                stack.append(path)
-            elif path.lower().endswith(".md"):
-                info = _stat(entry, path, listing)
-                if info is not None:
-                    info.role = _role(path, config, ignore)
-                    listing.notes.append(info)
-            else:  # never opened, so a named pipe here blocks nothing
-                listing.attachments.append(path)
+        try:  # each file is stated through its open folder: the kernel walks no path again
+            handle = os.open(os.path.join(config.root, folder), os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as exc:
+            listing.problems.append(Problem(folder or ".", "unreadable", f"cannot list: {exc}",
+                                            None))
+            continue
+        try:
+            stack += _list_folder(handle, folder, listing, seen, lambda path: _role(
+                path, config, ignore))
+        finally:
+            os.close(handle)
     listing.notes.sort(key=lambda info: info.path)
     listing.attachments.sort()
     return listing
 
 
-def _entries(config: Config, folder: str, listing: Listing,
+def _list_folder(handle: int, folder: str, listing: Listing, seen: set[tuple[int, int]],
+                 role: Callable[[str], str]) -> list[str]:
+    """Add the notes and attachments of the open ``folder`` to ``listing``; its folders."""
+    folders = []
+    for entry in _entries(handle, folder, listing, seen):
+        path = f"{folder}/{entry.name}" if folder else entry.name
+        if _is_dir(entry):
+            folders.append(path)
+        elif path[-3:].lower() == ".md":
+            info = _stat(entry, path, listing)
+            if info is not None:
+                info.role = role(path)
+                listing.notes.append(info)
+        else:  # never opened, so a named pipe here blocks nothing
+            listing.attachments.append(path)
+    return folders
+
+
+def _entries(handle: int, folder: str, listing: Listing,
              seen: set[tuple[int, int]]) -> list[os.DirEntry[str]]:
-    """The non-hidden entries of ``folder``; a folder seen before is a symlink loop."""
-    full = os.path.join(config.root, folder)
+    """The non-hidden entries of the open ``folder``; a folder seen before is a symlink loop."""
     try:
-        stat = os.stat(full)
+        stat = os.fstat(handle)
         if (stat.st_dev, stat.st_ino) in seen:
             listing.problems.append(Problem(folder, "unreadable", "symlink loop: this folder "
                                             "was already read through another path", None))
             return []
         seen.add((stat.st_dev, stat.st_ino))
-        with os.scandir(full) as scan:
-            found = sorted((e for e in scan if not e.name.startswith(".")), key=lambda e: e.name)
+        with os.scandir(handle) as scan:
+            found = sorted((e for e in scan if e.name[0] != "."), key=lambda e: e.name)
     except OSError as exc:
         listing.problems.append(Problem(folder or ".", "unreadable", f"cannot list: {exc}", None))
         return []
-    return [entry for entry in found if _utf8_name(entry.name, folder, listing)]
+    try:
+        "".join(entry.name for entry in found).encode("utf-8")  # all names at once, mostly
+    except UnicodeEncodeError:
+        return [entry for entry in found if _utf8_name(entry.name, folder, listing)]
+    return found
 
 
 def _utf8_name(name: str, folder: str, listing: Listing) -> bool:
