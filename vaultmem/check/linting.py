@@ -8,7 +8,6 @@ like name or shows nothing where it embeds is a mistake. ``lint`` leaves out the
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from collections.abc import Iterator
@@ -79,13 +78,14 @@ def link_findings(vault: Vault, *, suggest: bool = True,
     paths = {note_id: node["path"] for note_id, node in nodes.items()}
     named = anchors(vault.store, {link.node for link in links if link.subpath})
     hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
+    keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
     for link in links:
-        yield from _check_link(paths[link.source], link, named, hints)
+        yield from _check_link(paths[link.source], link, named, hints, keys)
 
 
-def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
-                hints: Suggester) -> Iterator[Finding]:
-    """The findings for one link of the note at ``path``."""
+def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Suggester,
+                keys: dict[str, frozenset[str]]) -> Iterator[Finding]:
+    """The findings for one link of the note at ``path`` (``keys``: heading keys by note)."""
     where = f"{path}:{link.line}"
     if link.missing:
         fix = hints.fix(link.target, link.source)
@@ -103,7 +103,7 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors],
                       f"{where}: {link.raw} matches several files; it goes to {link.node}",
                       f"write the full path: [[{link.node}]]", link.raw)
     if link.subpath and link.node in named:
-        yield from _check_subpath(link, named[link.node], where)
+        yield from _check_subpath(link, named[link.node], where, keys)
 
 
 def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
@@ -125,7 +125,8 @@ def _in_own_folder(link: LinkRow) -> bool:
     return link.node.rpartition("/")[0] == link.source.rpartition("/")[0]
 
 
-def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Finding]:
+def _check_subpath(link: LinkRow, target: Anchors, where: str,
+                   keys: dict[str, frozenset[str]]) -> Iterator[Finding]:
     """``#Heading`` / ``#^block`` must exist in the target note ``link.node``."""
     if link.subpath.startswith("#^"):
         if link.subpath[2:] not in target.blocks:
@@ -133,7 +134,9 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Findi
                           f"{where}: {link.raw}: no block ^{link.subpath[2:]} in {link.node}",
                           "add the block id to the target or fix the link", link.raw)
         return
-    headings = _heading_keys(tuple(target.headings))
+    headings = keys.get(link.node)
+    if headings is None:
+        headings = keys[link.node] = frozenset(_heading_key(text) for text in target.headings)
     wanted = [part for part in link.subpath.split("#") if part.strip()]
     missing = [part for part in wanted if _heading_key(part) not in headings]
     if missing and not link.raw.lstrip("!").startswith("[["):  # a Markdown link: GitHub's
@@ -148,12 +151,6 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str) -> Iterator[Findi
         yield finding("missing-heading", link.source, link.line,
                       f"{where}: {link.raw}: no heading {missing[-1]!r} in {link.node}",
                       hint, link.raw)
-
-
-@functools.lru_cache(maxsize=1024)
-def _heading_keys(headings: tuple[str, ...]) -> frozenset[str]:
-    """The keys of a note's headings (many links name headings of the same note)."""
-    return frozenset(_heading_key(text) for text in headings)
 
 
 def _heading_key(text: str) -> str:

@@ -4,7 +4,7 @@ generation, its listing and the checks' code), then read back by every later pro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import astuple
+from dataclasses import fields
 from typing import Any
 
 from ..index.store import folder_stamp
@@ -32,5 +32,7 @@ def remembered(vault: Vault, name: str, compute: Callable[[], Any]) -> Any:
 def remembered_findings(vault: Vault, name: str,
                         compute: Callable[[], Iterable[Finding]]) -> list[Finding]:
     """:func:`remembered` for a list of findings."""
-    rows = remembered(vault, name, lambda: [astuple(found) for found in compute()])
+    names = [field.name for field in fields(Finding)]
+    rows = remembered(vault, name, lambda: [tuple(getattr(found, key) for key in names)
+                                            for found in compute()])
     return [Finding(*row) for row in rows]
