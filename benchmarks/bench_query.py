@@ -8,7 +8,8 @@ as an agent or a shell calls it; the median wall time is reported with its ratio
 (plain Python reading every note and running one wikilink regex) measured in the same run, and
 its growth from the previous size (10x notes: 10 is linear). Each command is measured twice:
 alone (it lists the vault to know what changed) and while ``vaultmem watch --no-notes`` keeps
-the index (rows ``... kept``). Printed as Markdown tables.
+the index (rows ``... kept``); ``lint`` also right after one note changed, when the findings
+it keeps are of another state. Printed as Markdown tables.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 import contextlib
 import itertools
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,6 +40,7 @@ COMMANDS = {
     "search": ["search", "{word} {word2}"],
     "context --query": ["context", "--query", "{word} {word2}"],
 }
+CHANGED = "lint, one note changed"
 
 
 def median_seconds(run: Callable[[], dict[str, float]], times: int,
@@ -61,6 +64,7 @@ def measure(notes: int, runs: int) -> dict[str, float]:
     for name, args in COMMANDS.items():
         filled = fill(args, root)
         found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks)
+    found[CHANGED] = median_seconds(lambda: changed_lint(root, cache), runs, peaks)
     with kept_index(root, cache):
         for name, args in COMMANDS.items():
             filled = fill(args, root)
@@ -69,7 +73,20 @@ def measure(notes: int, runs: int) -> dict[str, float]:
     found["peak RSS of a command (MB)"] = max(peaks)
     found["index on disk (MB)"] = sum(f.stat().st_size for f in cache.rglob("*")
                                       if f.is_file()) / 2**20
+    shutil.rmtree(cache, ignore_errors=True)
     return found
+
+
+def changed_lint(root: Path, cache: Path) -> dict[str, float]:
+    """``lint`` right after one note changed: its kept findings are of another state, so it
+    computes them all again."""
+    note = sorted((root / "People").glob("*.md"))[0]
+    original = note.read_bytes()
+    try:
+        note.write_bytes(original + b"\nOne more line.\n")
+        return command_case(["lint", "--json"], root, cache)
+    finally:
+        note.write_bytes(original)
 
 
 @contextlib.contextmanager
@@ -100,7 +117,7 @@ def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
     head = "| command | " + " | ".join(f"{n:,} wall | x floor" for n in sizes)
     head += "".join(f" | growth {a:,} -> {b:,}" for a, b in pairs) + " |"
     rows = [head, "| --- |" + " ---: |" * (2 * len(sizes) + len(sizes) - 1)]
-    for name in ["floor", *COMMANDS, *(f"{name} kept" for name in COMMANDS)]:
+    for name in ["floor", *COMMANDS, CHANGED, *(f"{name} kept" for name in COMMANDS)]:
         cells = [f"{results[n][name]:.3f} s | {results[n][name] / results[n]['floor']:.1f}x"
                  for n in sizes]
         cells += [f"{results[b][name] / results[a][name]:.1f}x" for a, b in pairs]

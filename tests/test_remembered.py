@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,7 @@ from vaultmem.check import linting, report
 from vaultmem.check.linting import lint
 from vaultmem.check.report import scan_summary
 from vaultmem.model import Finding
+from vaultmem.similar_names import NameIndex
 from vaultmem.vault import Vault
 
 
@@ -74,3 +76,27 @@ def test_scan_counts_and_issues_are_read_back(sample: Path, computed: list[str])
     for summary in (first, again):
         del summary["cache"]
     assert again == first and first["notes"] == 30
+
+
+def test_title_lookups_are_kept_while_no_title_changes(sample: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[str] = []
+    real = NameIndex.closest
+
+    def counted(self: NameIndex, name: str, **options: Any) -> list[str]:
+        looked.append(name)
+        return real(self, name, **options)
+
+    monkeypatch.setattr(NameIndex, "closest", counted)
+    lucy = sample / "People" / "Lucy Tan.md"
+    lucy.write_text(lucy.read_text() + "\nAsk [[Marco Dias]] and [[Henrik Olsne]].\n")
+    first = lint(Vault(sample), least=0)
+    once = len(looked)
+    assert {"henrik olsne", "marco dias"} <= set(looked) and once == len(set(looked))
+    lucy.write_text(lucy.read_text() + "\nOne more line.\n")
+    assert lint(Vault(sample), least=0) == first and len(looked) == once
+    (sample / "People" / "Marco Dias.md").write_text("Marco's namesake.\n")  # a new title
+    fixes = {f.message: f.suggestion for f in lint(Vault(sample), least=0)}
+    assert len(looked) == 2 * once - 1  # every name again, but the one now written
+    assert not any("[[Marco Dias]]" in message for message in fixes)
+    assert any("[[People/Henrik Olsen]]" in s for s in fixes.values())

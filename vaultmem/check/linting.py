@@ -81,6 +81,7 @@ def link_findings(vault: Vault, *, suggest: bool = True,
     keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
     for link in links:
         yield from _check_link(paths[link.source], link, named, hints, keys)
+    hints.keep()
 
 
 def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Suggester,

@@ -4,10 +4,12 @@ title is the name with other punctuation, or the titles most like it."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from typing import NamedTuple
 
 from ..index.lookup import every_alias, source_ids
+from ..index.store import folder_stamp
 from ..similar_names import NameIndex
 from ..vault import Vault
 
@@ -16,6 +18,7 @@ PUNCTUATION = re.compile(r"[\W_]+")
 # a link to an attachment (``.png``, ``.base``, ``.mp3``), not a note (``Release 1.2``)
 FILE_NAME = re.compile(r"\.(?!md$)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$", re.IGNORECASE)
 UNWRITTEN = "create the note or fix the link"
+CLOSEST = "closest-titles"  # the kept lookups' name in the index
 
 
 class Fix(NamedTuple):
@@ -40,7 +43,27 @@ class Suggester:
     def __init__(self, vault: Vault, *, fuzzy: bool = True) -> None:
         self.vault = vault
         self.fuzzy = fuzzy  # False: aliases and names with other punctuation only (cheap)
-        self.closest: dict[str, list[str]] = {}
+        self.looked_up = 0  # titles looked up in this run, not found among the kept ones
+
+    @functools.cached_property
+    def closest(self) -> dict[str, list[str]]:
+        """The titles most like each name looked up: kept in the index while the vault's titles
+        and this code stay the same (an edit that adds no note needs no lookup again)."""
+        store = self.vault.store
+        kept = store.load_result(CLOSEST, self._titles_key) if store is not None else None
+        return dict(kept) if isinstance(kept, dict) else {}
+
+    @functools.cached_property
+    def _titles_key(self) -> str:
+        """What the kept lookups depend on: every title, the cutoff and the matching code."""
+        titles = hashlib.blake2b("\n".join(self.ids).encode("utf-8", "surrogatepass"),
+                                 digest_size=16).hexdigest()
+        return f"{titles}|{TYPO}|{folder_stamp('')}|{folder_stamp('check')}"
+
+    def keep(self) -> None:
+        """Store the lookups of this run with the kept ones, when there are new ones."""
+        if self.looked_up and self.vault.store is not None:
+            self.vault.store.save_result(CLOSEST, self._titles_key, self.closest)
 
     @functools.cached_property
     def aliases(self) -> dict[str, tuple[str, str]]:
@@ -81,6 +104,7 @@ class Suggester:
         if not hits and loose_key(name) and self.fuzzy:
             if name not in self.closest:
                 self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
+                self.looked_up += 1
             hits = [i for i in self.closest[name] if i != source][:2]
         if hits:
             return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True)
