@@ -100,3 +100,25 @@ def test_title_lookups_are_kept_while_no_title_changes(sample: Path,
     assert len(looked) == 2 * once - 1  # every name again, but the one now written
     assert not any("[[Marco Dias]]" in message for message in fixes)
     assert any("[[People/Henrik Olsen]]" in s for s in fixes.values())
+
+
+def orphans(root: Path) -> set[str]:
+    """The notes ``lint`` calls orphans, in a fresh vault object."""
+    return {f.notes[0] for f in lint(Vault(root), least=0) if f.kind == "orphan"}
+
+
+def unlinked_in_graph(root: Path) -> set[str]:
+    """The source notes, daily ones aside, with no link in or out in the whole graph."""
+    vault = Vault(root, use_cache=False)
+    degree = vault.graph.to_undirected(as_view=True).degree
+    return {i for i in vault.notes if degree(i) == 0 and vault.notes[i].type != "daily"}
+
+
+def test_orphans_follow_edits_as_the_whole_graph_does(sample: Path) -> None:
+    assert orphans(sample) == unlinked_in_graph(sample)
+    (sample / "Alone.md").write_text("Nothing links here, [[Alone]] only links itself.\n")
+    assert "Alone" in orphans(sample) and orphans(sample) == unlinked_in_graph(sample)
+    (sample / "Alone.md").write_text("Now about [[DataFlow]].\n")
+    assert "Alone" not in orphans(sample) and orphans(sample) == unlinked_in_graph(sample)
+    (sample / "Alone.md").write_text("No links any more.\n")
+    assert "Alone" in orphans(sample) and orphans(sample) == unlinked_in_graph(sample)

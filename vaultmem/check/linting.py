@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from ..index.graph_rows import Anchors, anchors, note_nodes, problem_links
+from ..index.graph_rows import Anchors, anchors, note_nodes, note_paths, problem_links
 from ..index.lookup import facts, with_text
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
@@ -74,8 +74,7 @@ def link_findings(vault: Vault, *, suggest: bool = True,
     not exist; only such links are read from the index; titles alike looked up if ``suggest``
     (aliases and names with other punctuation always are)."""
     links = problem_links(vault.index.store, subpaths=subpaths)
-    nodes = note_nodes(vault.store, {link.source for link in links})
-    paths = {note_id: node["path"] for note_id, node in nodes.items()}
+    paths = note_paths(vault.store, {link.source for link in links})
     named = anchors(vault.store, {link.node for link in links if link.subpath})
     hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
     keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once

@@ -176,6 +176,12 @@ def note_nodes(store: Store, ids: set[str] | None = None) -> dict[str, dict[str,
     return _note_attrs(store, ids)
 
 
+def note_paths(store: Store, ids: set[str]) -> dict[str, str]:
+    """The vault path of each source note among ``ids``, by id (not its other attributes)."""
+    return dict(store.query(f"SELECT id, path FROM notes WHERE NOT flags & {GENERATED} AND id "
+                            f"IN {IN_ARRAY}", (array(ids),)))
+
+
 def _note_attrs(store: Store, ids: set[str]) -> dict[str, dict[str, Any]]:
     """Node attributes of the source notes among ``ids``."""
     return {note_id: marshal.loads(blob) for note_id, blob in store.query(

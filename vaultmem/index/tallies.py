@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from ..read.record import GENERATED
 from .rows import ATTACHMENT
+from .sql import IN_ARRAY, array
 from .store import Store
 
 SOURCES = f"NOT flags & {GENERATED}"
@@ -41,9 +42,15 @@ def tallies(store: Store) -> Tallies:
 
 
 def unlinked(store: Store) -> list[str]:
-    """Source notes with no link in or out (same-note links do not count), sorted."""
-    ids = {path[:-3] for (path,) in store.query(f"SELECT path FROM notes WHERE {SOURCES}")}
+    """Source notes with no link in or out (same-note links do not count), sorted.
+
+    The candidates are the notes the kept degrees give none, and those whose degree is stale;
+    only their links are read."""
+    candidates = {path[:-3] for (path,) in store.query(
+        f"SELECT path FROM notes WHERE {SOURCES} AND (id NOT IN (SELECT node FROM degrees WHERE "
+        "degree > 0) OR id IN (SELECT node FROM stale_degrees))")}
+    ids = array(candidates)
     linked = {row[0] for row in store.query(
-        "SELECT source FROM links WHERE node != source UNION "
-        "SELECT node FROM links WHERE node != source")}
-    return sorted(ids - linked)
+        f"SELECT source FROM links WHERE source IN {IN_ARRAY} AND node != source UNION "
+        f"SELECT node FROM links WHERE node IN {IN_ARRAY} AND node != source", (ids, ids))}
+    return sorted(candidates - linked)
