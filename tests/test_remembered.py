@@ -122,3 +122,13 @@ def test_orphans_follow_edits_as_the_whole_graph_does(sample: Path) -> None:
     assert "Alone" not in orphans(sample) and orphans(sample) == unlinked_in_graph(sample)
     (sample / "Alone.md").write_text("No links any more.\n")
     assert "Alone" in orphans(sample) and orphans(sample) == unlinked_in_graph(sample)
+
+
+def test_links_checked_a_few_notes_at_a_time_give_the_same_findings(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lucy = sample / "People" / "Lucy Tan.md"
+    lucy.write_text(lucy.read_text() + "\nSee [[DataFlow#No such part]] and [[Nobody yet]].\n")
+    whole = list(linting.link_findings(Vault(sample)))
+    monkeypatch.setattr(linting, "CHECKED_TOGETHER", 1)
+    assert list(linting.link_findings(Vault(sample))) == whole
+    assert {f.kind for f in whole} >= {"missing-heading", "unwritten-link"}

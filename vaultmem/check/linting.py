@@ -12,7 +12,14 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from ..index.graph_rows import Anchors, anchors, note_nodes, note_paths, problem_links
+from ..index.graph_rows import (
+    Anchors,
+    anchors,
+    note_nodes,
+    note_paths,
+    problem_links,
+    problem_sources,
+)
 from ..index.lookup import facts, with_text
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked
@@ -25,6 +32,7 @@ from .suggestions import FILE_NAME, Fix, Suggester
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
          "orphan")
 SURE, UNSURE = 0.9, 0.3
+CHECKED_TOGETHER = 2000  # notes whose links are read and checked at once (bounds the memory)
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
 ARCHIVES = {"archive", "archives", "archived"}
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
@@ -73,13 +81,17 @@ def link_findings(vault: Vault, *, suggest: bool = True,
     """Broken links, ambiguous links, and (``subpaths``) links to headings or blocks that do
     not exist; only such links are read from the index; titles alike looked up if ``suggest``
     (aliases and names with other punctuation always are)."""
-    links = problem_links(vault.index.store, subpaths=subpaths)
-    paths = note_paths(vault.store, {link.source for link in links})
-    named = anchors(vault.store, {link.node for link in links if link.subpath})
+    store = vault.index.store
     hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
-    keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
-    for link in links:
-        yield from _check_link(paths[link.source], link, named, hints, keys)
+    sources = problem_sources(store, subpaths=subpaths)
+    for at in range(0, len(sources), CHECKED_TOGETHER):  # a large vault's links, a part at a time
+        links = problem_links(store, subpaths=subpaths,
+                              sources=sources[at : at + CHECKED_TOGETHER])
+        paths = note_paths(store, {link.source for link in links})
+        named = anchors(store, {link.node for link in links if link.subpath})
+        keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
+        for link in links:
+            yield from _check_link(paths[link.source], link, named, hints, keys)
     hints.keep()
 
 

@@ -17,6 +17,8 @@ from .sql import IN_ARRAY, array
 from .store import Store
 
 LINK_COLUMNS = "source, target, node, missing, ambiguous, kind, line, raw, subpath, embed"
+_BROKEN = "missing OR ambiguous"
+_PROBLEM = "missing OR ambiguous OR subpath != ''"
 
 
 class GraphRows(NamedTuple):
@@ -138,12 +140,25 @@ def reached_links(store: Store, ids: list[str]) -> dict[str, list[Reached]]:
     return found
 
 
-def problem_links(store: Store, *, subpaths: bool = True) -> list[LinkRow]:
+def problem_links(store: Store, *, subpaths: bool = True,
+                  sources: list[str] | None = None) -> list[LinkRow]:
     """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a
-    heading or block, note by note, in order: the links a check looks at."""
-    wanted = "missing OR ambiguous OR subpath != ''" if subpaths else "missing OR ambiguous"
-    return [_link(row) for row in store.query(  # each condition is that of a partial index
-        f"SELECT {LINK_COLUMNS} FROM links WHERE {wanted} ORDER BY source, rowid")]
+    heading or block, note by note, in order: the links a check looks at (of the notes
+    ``sources`` only, when given)."""
+    wanted = _PROBLEM if subpaths else _BROKEN
+    if sources is None:
+        return [_link(row) for row in store.query(  # each condition is that of a partial index
+            f"SELECT {LINK_COLUMNS} FROM links WHERE {wanted} ORDER BY source, rowid")]
+    return [_link(row) for row in store.query(
+        f"SELECT {LINK_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND ({wanted}) "
+        "ORDER BY source, rowid", (array(sources),))]
+
+
+def problem_sources(store: Store, *, subpaths: bool = True) -> list[str]:
+    """The notes holding a link :func:`problem_links` returns, sorted."""
+    wanted = _PROBLEM if subpaths else _BROKEN
+    return [row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE {wanted} ORDER BY source")]
 
 
 class Anchors(NamedTuple):
