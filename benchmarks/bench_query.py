@@ -44,10 +44,11 @@ CHANGED = "lint, one note changed"
 
 
 def median_seconds(run: Callable[[], dict[str, float]], times: int,
-                   peaks: list[float]) -> float:
-    """The median wall time of ``times`` calls of ``run`` (their peak RSS added to ``peaks``)."""
+                   peaks: dict[str, float], name: str) -> float:
+    """The median wall time of ``times`` calls of ``run`` (their highest peak RSS kept in
+    ``peaks`` under ``name``)."""
     found = [run() for _ in range(times)]
-    peaks += [result["rss_mb"] for result in found]
+    peaks[name] = max(result["rss_mb"] for result in found)
     return statistics.median(result["seconds"] for result in found)
 
 
@@ -59,18 +60,20 @@ def measure(notes: int, runs: int) -> dict[str, float]:
     cache = Path(tempfile.mkdtemp(prefix="vm-query-"))
     scan_case("floor", root, cache)  # the files into the page cache first
     command_case(["conflicts"], root, cache)  # index, search index and findings stored
-    peaks: list[float] = []
-    found = {"floor": median_seconds(lambda: scan_case("floor", root, cache), runs, [])}
+    peaks: dict[str, float] = {}
+    found = {"floor": median_seconds(lambda: scan_case("floor", root, cache), runs, {}, "")}
     for name, args in COMMANDS.items():
         filled = fill(args, root)
-        found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks)
-    found[CHANGED] = median_seconds(lambda: changed_lint(root, cache), runs, peaks)
+        found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks,
+                                     name)
+    found[CHANGED] = median_seconds(lambda: changed_lint(root, cache), runs, peaks, CHANGED)
     with kept_index(root, cache):
         for name, args in COMMANDS.items():
             filled = fill(args, root)
             found[f"{name} kept"] = median_seconds(lambda a=filled: command_case(a, root, cache),
-                                                   runs, peaks)
-    found["peak RSS of a command (MB)"] = max(peaks)
+                                                   runs, peaks, f"{name} kept")
+    found["peak RSS of a command (MB)"] = max(peaks.values())
+    found.update({f"{name}: peak RSS (MB)": mb for name, mb in peaks.items()})
     found["index on disk (MB)"] = sum(f.stat().st_size for f in cache.rglob("*")
                                       if f.is_file()) / 2**20
     shutil.rmtree(cache, ignore_errors=True)
@@ -122,7 +125,8 @@ def table(sizes: list[int], results: dict[int, dict[str, float]]) -> str:
                  for n in sizes]
         cells += [f"{results[b][name] / results[a][name]:.1f}x" for a, b in pairs]
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
-    for name in ["peak RSS of a command (MB)", "index on disk (MB)"]:
+    named = [f"{name}: peak RSS (MB)" for name in [*COMMANDS, CHANGED]]
+    for name in ["peak RSS of a command (MB)", *named, "index on disk (MB)"]:
         rows.append(f"| {name} | " + " | ".join(f"{results[n][name]:.0f} | " for n in sizes)
                     + " |" * len(pairs) + " |")
     return "\n".join(rows)
