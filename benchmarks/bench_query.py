@@ -30,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_scale import command_case, ensure_vault, fill, scan_case  # noqa: E402
+from bench_scale import after_one_change, command_case, ensure_vault, fill, scan_case  # noqa: E402
 
 COMMANDS = {
     "show NOTE": ["show", "{person}"],
@@ -66,7 +66,8 @@ def measure(notes: int, runs: int) -> dict[str, float]:
         filled = fill(args, root)
         found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks,
                                      name)
-    found[CHANGED] = median_seconds(lambda: changed_lint(root, cache), runs, peaks, CHANGED)
+    found[CHANGED] = median_seconds(lambda: after_one_change(["lint", "--json"], root, cache),
+                                    runs, peaks, CHANGED)
     with kept_index(root, cache):
         for name, args in COMMANDS.items():
             filled = fill(args, root)
@@ -78,18 +79,6 @@ def measure(notes: int, runs: int) -> dict[str, float]:
                                       if f.is_file()) / 2**20
     shutil.rmtree(cache, ignore_errors=True)
     return found
-
-
-def changed_lint(root: Path, cache: Path) -> dict[str, float]:
-    """``lint`` right after one note changed: its kept findings are of another state, so it
-    computes them all again."""
-    note = sorted((root / "People").glob("*.md"))[0]
-    original = note.read_bytes()
-    try:
-        note.write_bytes(original + b"\nOne more line.\n")
-        return command_case(["lint", "--json"], root, cache)
-    finally:
-        note.write_bytes(original)
 
 
 @contextlib.contextmanager

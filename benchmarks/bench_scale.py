@@ -150,7 +150,7 @@ def measure_size(notes: int, queries: int) -> dict[str, dict[str, float]]:
     command_case(["conflicts"], root, cache)  # graph, search index and findings cached
     for name, args in COMMANDS.items():
         found[name] = command_case(fill(args, root), root, cache)
-    found["conflicts, one changed"] = changed_conflicts(root, cache)
+    found["conflicts, one changed"] = after_one_change(["conflicts", "--json"], root, cache)
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     per = timed([sys.executable, "-c", PER_QUERY, str(root), str(queries)], env)
     found.update({f"{k} (per query, ms)": {"seconds": v / 1000, "rss_mb": per["rss_mb"]}
@@ -158,13 +158,14 @@ def measure_size(notes: int, queries: int) -> dict[str, dict[str, float]]:
     return found
 
 
-def changed_conflicts(root: Path, cache: Path) -> dict[str, float]:
-    """``conflicts`` right after one note changed (its findings computed again)."""
+def after_one_change(args: list[str], root: Path, cache: Path) -> dict[str, float]:
+    """The command ``args`` right after one note changed (what it keeps is of another state,
+    so it computes it again); the note is then put back."""
     note = sorted((root / "People").glob("*.md"))[0]
     original = note.read_bytes()
     try:
         note.write_bytes(original + b"\nOne more line.\n")
-        return command_case(["conflicts", "--json"], root, cache)
+        return command_case(args, root, cache)
     finally:
         note.write_bytes(original)
 
