@@ -4,31 +4,23 @@ duplicates, alias clashes, and expired facts still cited."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple
 
 from .. import clock
 from ..index.doc import Meta
-from ..index.store import Store, folder_stamp
+from ..index.store import folder_stamp
 from ..model import SHOWN, Fact, Finding
-from ..read.resolve import Resolver
 from ..secrets import redact_value
 from ..vault import Vault
+from .around import LOCAL_KINDS, documents_around
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
+from .decisions import decision_findings
+from .winners import choose, finding_id
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
          "expired-used", "sync-copy")
-ACTIVE = {"approved", "active", "accepted", "confirmed", "current"}
 CITERS = ("MEMORY", "NOW")
-Supersedes = dict[str, set[str]]
-
-
-def finding_id(kind: str, *parts: str) -> str:
-    """A stable id: the same conflict keeps its id from run to run."""
-    digest = hashlib.sha1("\x1f".join([kind, *sorted(parts)]).encode()).hexdigest()
-    return f"{kind}:{digest[:8]}"
 
 
 def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
@@ -37,78 +29,92 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
     """Every conflict of the given kinds at least ``least`` sure (0: all), sorted by kind and
     notes; with ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``).
 
-    ``touching`` limits the work to conflicts involving those notes: only they, the notes
-    linking them (where facts about them are stated) and the decisions are read.
+    ``touching`` keeps the conflicts involving those notes. When the vault's findings are not
+    kept for its current state, kinds that need no comparison with every note are found from
+    the notes around those alone (see :func:`~vaultmem.check.around.documents_around`).
     """
     today = today or clock.today()
-    store = vault.store
-    if store is None:
-        known = _find(vault, kinds, today, touching)
-    else:
-        known = vault.derived.get(("conflicts", today))
-        if known is None:  # computed once per vault state (kept in the cache), then reused
-            known = vault.derived["conflicts", today] = _remembered(vault, store, today)
+    known = _known(vault, today, kinds, touching)
     ignored = vault.ignored
     return [f for f in known if f.kind in kinds and f.confidence >= least
             and (touching is None or touching & set(f.notes))
             and not (quiet and ignored.quiets(f.id, f.kind, f.notes))]
 
 
-def _remembered(vault: Vault, store: Store, today: dt.date) -> list[Finding]:
+def _known(vault: Vault, today: dt.date, kinds: tuple[str, ...],
+           touching: set[str] | None) -> list[Finding]:
+    """The vault's findings as kept (in this process, else in the cache); else those around
+    ``touching`` when its kinds allow, else all, computed once per vault state and kept."""
+    known = vault.derived.get(("conflicts", today))
+    if known is None:
+        known = _stored(vault, today)
+    if known is None and touching is not None and LOCAL_KINDS.issuperset(kinds):
+        return _find(vault, kinds, today, documents_around(vault, touching, today))
+    if known is None:
+        known = _computed(vault, today)
+    vault.derived["conflicts", today] = known
+    return known
+
+
+def _key(vault: Vault, today: dt.date) -> str:
+    """What the vault's findings depend on: its memory, the day and the checks' code."""
+    _ = vault.index  # current first
+    return f"{vault.store.sources_generation()}|{today}|{folder_stamp('check')}"
+
+
+def _stored(vault: Vault, today: dt.date) -> list[Finding] | None:
     """All findings of an unchanged vault, from the cache (same notes, settings, names, files
-    and day: same findings); else computed and stored."""
-    index = vault.index  # current first
-    key = f"{store.sources_generation()}|{today}|{folder_stamp('check')}"
-    stored = store.load_result("conflicts", key)
-    if stored is not None:
-        return [Finding(*row) for row in stored]
+    and day: same findings); None when not kept."""
+    stored = vault.store.load_result("conflicts", _key(vault, today))
+    return None if stored is None else [Finding(*row) for row in stored]
+
+
+def _computed(vault: Vault, today: dt.date) -> list[Finding]:
+    """All findings, computed from every note and kept in the cache."""
+    store, key, generation = vault.store, _key(vault, today), vault.index.generation
     stamp = folder_stamp("check")
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
-    found = _find(vault, KINDS, today, None, memo)
-    if store.generation() != index.generation:  # another process stored meanwhile: the key
-        return found  # may be of a later state than the notes these were found in
+    found = _find(vault, KINDS, today, vault.facts, memo)
+    if store.generation() != generation:  # another process stored meanwhile: the key may be
+        return found  # of a later state than the notes these were found in
     store.save_result("conflicts", key, [astuple(f) for f in found])
     store.save_result("duplicate-blocks", stamp,
                       {sign: [astuple(f) for f in block] for sign, block in memo.items()})
     return found
 
 
-def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date, touching: set[str] | None,
+def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
+          documents: Iterable[tuple[str, Meta]],
           memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
-    """The findings, computed."""
-    from .duplicates import duplicate_findings, mixed_versions, sync_copies  # loads rapidfuzz
-
-    documents: Iterable[tuple[str, Meta]] = vault.facts
-    if touching is not None:
-        wanted = _around(vault, touching)
-        documents = [(i, meta) for i, meta in documents
-                     if i in wanted or meta.type == "decision"]
+    """The findings of ``kinds`` among the notes of ``documents``, computed."""
     ledger = build_ledger(documents, vault.index.resolver)
     found: list[Finding] = []
     if "fact-conflict" in kinds:
         found += fact_conflicts(vault, ledger, today)
     if kinds != ("fact-conflict",):
         found += decision_findings(ledger, kinds, vault.index.resolver)
+    if "expired-used" in kinds:
+        found += expired_used(vault, ledger, today)
+    if not LOCAL_KINDS.issuperset(kinds):
+        found += _compared(vault, kinds, ledger, memo)
+    return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
+
+
+def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
+              memo: dict[str, list[Finding]] | None) -> list[Finding]:
+    """The findings of ``kinds`` that compare notes with each other: duplicates, alias
+    clashes, sync copies."""
+    from .duplicates import duplicate_findings, mixed_versions, sync_copies  # loads rapidfuzz
+
+    found: list[Finding] = []
     if "duplicate" in kinds or "alias-clash" in kinds:
         found += [f for f in duplicate_findings(
             ledger.metas, vault.note_text, lambda i: vault.notes[i].frontmatter, memo)
                   if f.kind in kinds]
-    if "expired-used" in kinds:
-        found += expired_used(vault, ledger, today)
     if "sync-copy" in kinds:
         found += sync_copies(vault.index.other) + mixed_versions(vault)
-    if touching is not None:
-        found = [f for f in found if touching & set(f.notes)]
-    return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
-
-
-def _around(vault: Vault, notes: set[str]) -> set[str]:
-    """The notes, and every note that links one of them."""
-    wanted = set(notes)
-    for note_id in notes:
-        wanted |= set(vault.store.linking(note_id))
-    return wanted
+    return found
 
 
 def fact_conflicts(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:
@@ -161,138 +167,6 @@ def _fact_finding(entity: str, facts: list[Fact], ledger: Ledger,
                    notes, f"[[{entity}]] {attribute} is stated differently: {said}",
                    suggestion, facts[0].line, rule, winner, [_where(f) for f in facts],
                    confidence, reason)
-
-
-def scope(meta: Meta | None) -> int:
-    """How specific a source is: 3 an agent's, 2 a project's, 1 global."""
-    kind = meta.type if meta else ""
-    keys = {fact.attribute for fact in meta.facts} if meta else set()
-    if kind in ("agent", "lesson") or "agent" in keys:
-        return 3
-    if kind == "project" or keys & {"project", "applies_to"}:
-        return 2
-    return 1
-
-
-def choose(facts: list[Fact], ledger: Ledger) -> tuple[str | None, str]:
-    """The winning source: most specific, then most recent (all dates known), else nobody."""
-    sources = sorted({f.source for f in facts})
-    scopes = {s: scope(ledger.metas.get(s)) for s in sources}
-    best = max(scopes.values())
-    if list(scopes.values()).count(best) == 1:
-        return next(s for s in sources if scopes[s] == best), "most specific wins"
-    dates = {f.source: f.asserted for f in facts}
-    if all(dates.values()):
-        newest = max(dates.values())
-        winners = [s for s, d in dates.items() if d == newest]
-        if len(winners) == 1:
-            return winners[0], "most recent wins"
-    return None, "ask the user"
-
-
-def supersede_graph(ledger: Ledger) -> Supersedes:
-    """X -> {Y, ...} when X supersedes Y (from either side's property)."""
-    graph: Supersedes = defaultdict(set)
-    for fact in ledger.relations:
-        if fact.source == fact.entity:
-            continue  # a note superseding itself says nothing about any other
-        if fact.attribute == "supersedes":
-            graph[fact.source].add(fact.entity)
-        else:
-            graph[fact.entity].add(fact.source)
-    return graph
-
-
-def decision_findings(ledger: Ledger, kinds: tuple[str, ...],
-                      resolver: Resolver) -> list[Finding]:
-    """Competing approved decisions, and superseded entries still marked active."""
-    graph = supersede_graph(ledger)
-    found = []
-    if "superseded-active" in kinds:
-        found += _superseded_active(graph, ledger)
-    if "decision-conflict" in kinds:
-        found += _competing(graph, ledger, resolver) + _cycles(graph, ledger)
-    return found
-
-
-def _cycles(graph: Supersedes, ledger: Ledger) -> list[Finding]:
-    """Entries that supersede each other (a cycle) while two or more are still active."""
-    import networkx as nx  # only supersede chains need it; a context often reads none
-
-    edges = nx.DiGraph([(n, o) for n, olders in graph.items() for o in olders])
-    found = []
-    for ring in nx.strongly_connected_components(edges):
-        active = sorted(i for i in ring if ledger.status(i) in ACTIVE)
-        if len(ring) > 1 and len(active) > 1:
-            ident = finding_id("decision-conflict", *active)
-            found.append(Finding(
-                ident, "decision-conflict", active, "supersede each other: " + ", ".join(
-                    f"[[{i}]]" for i in active) + " (at most one of them can hold)",
-                f"ask the user: vaultmem resolve {ident} --keep DECISION", None, "ask the user",
-                None, [f"[[{i}]]" for i in active]))
-    return sorted(found, key=lambda f: f.notes)
-
-
-def _superseded_active(graph: Supersedes, ledger: Ledger) -> list[Finding]:
-    """An entry another supersedes whose own status still says active."""
-    found = []
-    for newer, older in sorted((n, o) for n, olders in graph.items() for o in olders):
-        status = ledger.status(older)
-        if status in ACTIVE and not _supersedes(graph, older, newer):  # cycles: _cycles
-            found.append(Finding(
-                finding_id("superseded-active", older, newer), "superseded-active",
-                sorted([older, newer]), f"[[{older}]] is superseded by [[{newer}]] but its "
-                f"status is still {status}", f"most recent wins: set [[{older}]] to superseded",
-                None, "most recent wins", newer, [f"[[{newer}]]", f"[[{older}]]"]))
-    return found
-
-
-def _competing(graph: Supersedes, ledger: Ledger, resolver: Resolver) -> list[Finding]:
-    """Two or more approved decisions on one topic, none superseding another."""
-    topics: dict[str, list[Fact]] = {}
-    for note_id, meta in ledger.metas.items():
-        if meta.type != "decision" or meta.status not in ACTIVE:
-            continue
-        for raw in meta.facts:
-            if raw.attribute == "topic" and raw.kind == "property":
-                topic = value_key(raw.value, note_id, resolver)
-                topics.setdefault(topic, []).append(Fact(note_id, "topic", raw.value, note_id,
-                                                         raw.line, "property", raw.asserted))
-    return [finding for topic, facts in sorted(topics.items())
-            if (finding := _topic_finding(topic, facts, graph, ledger))]
-
-
-def _topic_finding(topic: str, facts: list[Fact], graph: Supersedes,
-                   ledger: Ledger) -> Finding | None:
-    """The finding for one topic's approved decisions that do not supersede each other."""
-    ids = sorted({f.source for f in facts})
-    open_ = [d for d in ids if not any(_supersedes(graph, o, d) for o in ids if o != d)]
-    if len(open_) < 2:
-        return None
-    dated = [f for f in facts if f.source in open_]
-    winner, rule = choose(dated, ledger)
-    listed = ", ".join(f"[[{d}]]" for d in open_)
-    ident = finding_id("decision-conflict", *open_)
-    suggestion = (f"{rule}: keep [[{winner}]] and supersede the others (vaultmem resolve "
-                  f"{ident} --auto)" if winner else
-                  f"{rule}: vaultmem resolve {ident} --keep DECISION")
-    return Finding(ident, "decision-conflict", open_,
-                   f"approved decisions on topic {str(facts[0].value)!r} compete: {listed}",
-                   suggestion,
-                   None, rule, winner, [f"[[{d}]]" for d in open_])
-
-
-def _supersedes(graph: Supersedes, newer: str, older: str) -> bool:
-    """True when ``newer`` supersedes ``older``, directly or through others (cycles end)."""
-    seen, stack = {newer}, [newer]
-    while stack:
-        for nxt in graph.get(stack.pop(), ()):
-            if nxt == older:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return False
 
 
 def expired_used(vault: Vault, ledger: Ledger, today: dt.date) -> list[Finding]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 
 from .. import clock
-from ..check.conflicts import find_conflicts, finding_id
+from ..check.conflicts import find_conflicts
 from ..check.current_facts import build_ledger, holds
+from ..check.winners import finding_id
 from ..errors import UsageError, VaultmemError
 from ..model import Fact, Finding
 from ..vault import Vault

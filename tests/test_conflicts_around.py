@@ -1,0 +1,133 @@
+"""Conflicts touching a few notes, found from the notes around them, equal the whole vault's."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+import pytest
+
+from vaultmem.check import around, conflicts
+from vaultmem.check.conflicts import find_conflicts
+from vaultmem.recall.context import CONFLICT_KINDS
+from vaultmem.vault import Vault
+
+from .conftest import ROOT, SAMPLE
+from .test_conflicts import LABELLED, TODAY
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from gen_vault import generate
+
+LOCAL = tuple(sorted(around.LOCAL_KINDS))
+
+
+def _whole(root: Path, today: dt.date) -> list[conflicts.Finding]:
+    return find_conflicts(Vault(root, use_cache=False), kinds=LOCAL, today=today, least=0.0,
+                          quiet=False)
+
+
+def _around_each(root: Path, today: dt.date, groups: list[set[str]]
+                 ) -> list[list[conflicts.Finding]]:
+    """The findings touching each group, every one computed from the notes around it."""
+    vault = Vault(root, use_cache=False)
+    found = [find_conflicts(vault, kinds=LOCAL, today=today, touching=group, least=0.0,
+                            quiet=False) for group in groups]
+    assert "facts" not in vault.__dict__  # the whole vault's facts were never read
+    return found
+
+
+def _assert_equal_around_every_note(root: Path, today: dt.date) -> int:
+    whole = _whole(root, today)
+    ids = sorted(Vault(root, use_cache=False).notes)
+    groups = [{note_id} for note_id in ids] + [set(ids[i::7]) for i in range(7)]
+    for group, found in zip(groups, _around_each(root, today, groups), strict=True):
+        assert found == [f for f in whole if group & set(f.notes)], sorted(group)[:3]
+    return len(whole)
+
+
+@pytest.mark.parametrize("vault", [LABELLED, SAMPLE], ids=["conflicts_vault", "sample_vault"])
+def test_each_notes_conflicts_equal_the_whole_vaults(vault: Path) -> None:
+    assert _assert_equal_around_every_note(vault, TODAY) > 0
+
+
+def test_conflicts_stated_by_third_notes_and_chains_are_found(tmp_path: Path) -> None:
+    notes = {
+        "People/Ana.md": "---\ntype: person\n---\n# Ana\n",
+        "Daily/2026-10-01.md": "- [[Ana]] role:: engineer\n",
+        "Daily/2026-10-02.md": "- [[Ana]] role:: designer\n",
+        "Facts/Ana city.md": '---\ntype: fact\nentity: "[[Ana]]"\nattribute: city\n'
+                             "value: Lima\n---\n",
+        "Notes/Trip.md": "- [[Ana]] city:: Quito\n",
+        "Decisions/C.md": "---\ntype: decision\nstatus: approved\n---\n",
+        "Decisions/B.md": '---\ntype: decision\nstatus: superseded\nsupersedes: "[[C]]"\n---\n',
+        "Decisions/A.md": '---\ntype: decision\nstatus: approved\nsupersedes: "[[B]]"\n---\n',
+        "Decisions/Tea.md": "---\ntype: decision\nstatus: approved\ntopic: drinks\n---\n",
+        "Decisions/Coffee.md": "---\ntype: decision\nstatus: approved\ntopic: drinks\n---\n",
+        # a ring of lessons; R3 states nothing and is not next to R1, yet its status decides
+        "Lessons/R1.md": '---\nstatus: active\nsupersedes: "[[R2]]"\n---\n',
+        "Lessons/R2.md": '---\nstatus: archived\nsupersedes: "[[R3]]"\n---\n',
+        "Lessons/R3.md": "---\nstatus: active\n---\n",
+        "Lessons/R4.md": '---\nstatus: archived\nsupersedes: "[[R1]]"\n'
+                         'superseded_by: "[[R3]]"\n---\n',
+        # a longer ring: only every note stating a supersede link closes it
+        **{f"Lessons/S{i}.md": f'---\nstatus: {"active" if i in (1, 4) else "archived"}\n'
+           f'supersedes: "[[S{i % 5 + 1}]]"\n---\n' for i in range(1, 6)},
+        "Facts/Old phone.md": '---\ntype: fact\nentity: "[[Ben]]"\nattribute: phone\n'
+                              "value: 555\nvalid_until: 2020-01-01\n---\n",
+        "Agents/Bot.md": "---\ntype: agent\n---\nCall via [[Old phone]].\n",
+    }
+    for name, text in notes.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (found,) = _around_each(tmp_path, TODAY, [{"Daily/2026-10-01"}])
+    assert [f.notes for f in found] == [["Daily/2026-10-01", "Daily/2026-10-02", "People/Ana"]]
+    (found,) = _around_each(tmp_path, TODAY, [{"Notes/Trip"}])
+    assert [f.notes for f in found] == [["Facts/Ana city", "Notes/Trip", "People/Ana"]]
+    (found,) = _around_each(tmp_path, TODAY, [{"Decisions/Tea"}])
+    assert [f.notes for f in found] == [["Decisions/Coffee", "Decisions/Tea"]]
+    (found,) = _around_each(tmp_path, TODAY, [{"Decisions/C"}])
+    assert [(f.kind, f.notes) for f in found] == [("superseded-active",
+                                                    ["Decisions/B", "Decisions/C"])]
+    (found,) = _around_each(tmp_path, TODAY, [{"Lessons/R1"}])
+    assert [(f.kind, f.notes) for f in found] == [("decision-conflict",
+                                                    ["Lessons/R1", "Lessons/R3"])]
+    (found,) = _around_each(tmp_path, TODAY, [{"Lessons/S1"}])
+    assert [(f.kind, f.notes) for f in found] == [("decision-conflict",
+                                                    ["Lessons/S1", "Lessons/S4"])]
+    (found,) = _around_each(tmp_path, TODAY, [{"Facts/Old phone"}])
+    assert [(f.kind, f.notes) for f in found] == [("expired-used",
+                                                    ["Agents/Bot", "Facts/Old phone"])]
+    assert _assert_equal_around_every_note(tmp_path, TODAY) == 7
+
+
+def test_context_after_a_change_reads_only_the_notes_around(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.recall.context import build_context
+
+    kept = build_context(Vault(sample), agent="Rafael", today=TODAY)  # computes, keeps all
+    log = sample / "Daily" / "2026-11-28.md"
+    log.write_text(log.read_text() + "- one more line\n")
+    read: list[int] = []
+    real = conflicts._computed
+    monkeypatch.setattr(conflicts, "_computed", lambda *a: read.append(1) or real(*a))
+    after = build_context(Vault(sample), agent="Rafael", today=TODAY)
+    assert read == []
+    warned = [i.text for i in kept.items if i.section == "conflicts"]
+    assert warned and [i.text for i in after.items if i.section == "conflicts"] == warned
+    assert set(CONFLICT_KINDS) <= around.LOCAL_KINDS
+
+
+def test_kinds_that_compare_every_note_still_read_the_whole_vault() -> None:
+    vault = Vault(LABELLED, use_cache=False)
+    found = find_conflicts(vault, kinds=("duplicate",), today=TODAY,
+                           touching={"Projects/Mobile App"})
+    assert [f.notes for f in found] == [["Projects/Mobile App", "Projects/Mobile-App"]]
+    assert "facts" in vault.__dict__
+
+
+def test_a_generated_vaults_conflicts_around_each_note_equal_the_whole_vaults(
+        tmp_path: Path) -> None:
+    generate(300, tmp_path / "vault", seed=3)  # every kind planted, with look-alikes
+    assert _assert_equal_around_every_note(tmp_path / "vault", TODAY) >= 10

@@ -1,0 +1,63 @@
+"""The notes whose facts decide the conflicts touching a few notes, read from the index rows
+instead of the whole vault's facts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from ..index.doc import Meta, read_meta
+from ..index.fact_rows import RELATIONS, expired_by, linking_any, metas_of, superseding
+from ..index.lookup import facts_named
+from ..vault import Vault
+from .current_facts import value_key
+
+# Conflicts of these kinds can be found from the notes around the ones they touch; duplicates,
+# alias clashes and sync copies compare a note with every other and need the whole vault.
+LOCAL_KINDS = frozenset({"fact-conflict", "decision-conflict", "superseded-active",
+                         "expired-used"})
+
+
+def documents_around(vault: Vault, notes: Iterable[str],
+                     today: dt.date) -> list[tuple[str, Meta]]:
+    """(id, metadata) of every note a conflict of :data:`LOCAL_KINDS` touching ``notes`` can
+    involve, sorted by id.
+
+    Read whole: the notes, the entities their facts are about, every note stating something
+    about those (the entity itself or a note linking it, so every note citing one of the
+    notes too), the decisions sharing a topic with theirs, and the expired fact notes (one of
+    the notes may cite them). Of the rest only supersede links, which chain through any note:
+    every note stating one, and the notes those name (their status decides).
+    """
+    store = vault.store
+    metas = metas_of(store, notes)
+    entities = set(metas) | _entities(vault, metas)
+    wanted = (entities | linking_any(store, entities) | _topic_mates(vault, metas)
+              | expired_by(store, today.isoformat()))
+    metas |= metas_of(store, wanted - metas.keys())
+    metas |= metas_of(store, superseding(store) - metas.keys(), attributes=RELATIONS)
+    metas |= metas_of(store, _entities(vault, metas, kind="relation") - metas.keys(),
+                      attributes=RELATIONS)
+    for note_id in sorted(entities & metas.keys()):  # their history dates the facts about them
+        metas[note_id] = metas[note_id]._replace(
+            history=read_meta(vault.index.notes.entry(note_id)).history)
+    return sorted(metas.items())
+
+
+def _entities(vault: Vault, metas: dict[str, Meta], *, kind: str | None = None) -> set[str]:
+    """The notes the facts of ``metas`` (of ``kind`` only, if given) are about, resolved from
+    the stating note as the ledger resolves them."""
+    resolver = vault.index.resolver
+    return {resolver.resolve(fact.entity, note_id)[0] or fact.entity
+            for note_id, meta in metas.items() for fact in meta.facts
+            if fact.entity and (kind is None or fact.kind == kind)}
+
+
+def _topic_mates(vault: Vault, metas: dict[str, Meta]) -> set[str]:
+    """The decisions whose ``topic`` is that of a decision among ``metas``."""
+    resolver = vault.index.resolver
+    stated = [(note_id, value_key(fact.value, note_id, resolver))
+              for note_id, fact in facts_named(vault.store, "topic") if fact.kind == "property"]
+    mine = {key for note_id, key in stated
+            if note_id in metas and metas[note_id].type == "decision"}
+    return {note_id for note_id, key in stated if key in mine}

@@ -1,0 +1,58 @@
+"""Index rows for the checks that read a few notes' facts: their metadata, the notes linking
+them, and the notes any conflict can reach (supersede links, expired fact notes)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from .doc import Meta
+from .lookup import facets, facts
+from .sql import IN_ARRAY, array
+from .store import Store
+
+RELATIONS = frozenset({"supersedes", "superseded_by"})
+
+
+def metas_of(store: Store, ids: Iterable[str], *,
+             attributes: Collection[str] | None = None) -> dict[str, Meta]:
+    """The metadata of the source notes among ``ids`` as their rows hold it (of their facts,
+    only those of ``attributes`` when given). Tags and aliases come sorted; ``history`` is not
+    in the rows and is left empty (:func:`~vaultmem.index.doc.read_meta` has it).
+
+    >>> import pathlib
+    >>> metas_of(Store(pathlib.Path("."), "", memory=True), ["nowhere"])
+    {}
+    """
+    ids = sorted(set(ids))
+    found = facets(store, ids)
+    aliases: dict[str, list[str]] = {}
+    for note_id, name in store.query(f"SELECT DISTINCT note, name FROM names WHERE alias AND "
+                                     f"note IN {IN_ARRAY} ORDER BY note, name", (array(found),)):
+        aliases.setdefault(note_id, []).append(name)
+    stated = facts(store, found)
+    return {note_id: Meta(facet.type, facet.status, facet.date, facet.tags,
+                          aliases.get(note_id, []),
+                          [fact for fact in stated.get(note_id, [])
+                           if attributes is None or fact.attribute in attributes], [])
+            for note_id, facet in found.items()}
+
+
+def linking_any(store: Store, nodes: Iterable[str]) -> set[str]:
+    """The notes with a link resolving to one of ``nodes``."""
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE node IN {IN_ARRAY} AND NOT missing",
+        (array(nodes),))}
+
+
+def superseding(store: Store) -> set[str]:
+    """The notes stating a ``supersedes`` or ``superseded_by`` link."""
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT note FROM facts WHERE attribute IN {IN_ARRAY} AND kind = 'relation'",
+        (array(RELATIONS),))}
+
+
+def expired_by(store: Store, day: str) -> set[str]:
+    """The fact notes whose fact stopped holding before ``day`` (an ISO date)."""
+    return {row[0] for row in store.query(
+        "SELECT DISTINCT note FROM facts WHERE kind = 'fact-note' AND valid_until != '' "
+        "AND substr(valid_until, 1, 10) < ?", (day,))}
