@@ -88,3 +88,20 @@ def test_no_note_is_suggested_for_a_file_or_a_title_with_another_word(tmp_path: 
             "create the note or fix the link",
         "Home.md:3: [[Release 1.2]] links a note nobody wrote yet":  # a version, not a file
             "create the note or fix the link"}
+
+
+def test_a_dotted_name_is_a_note_unless_it_ends_in_a_file_format(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"Queries.md": "- DVfunctions:: [[dv.table]], [[DataArray.map]]\n"
+                                            "[[Node.js]] [[scan.pdf]] [[route.gpx]]\n",
+                              "Trips/Alps.gpx": "<gpx/>\n"})  # the vault's own kind of file
+    found = {f.message.split(": ", 1)[1]: (f.kind, f.suggestion)
+             for f in lint(vault, orphans=False, least=0.0)}
+    assert found == {
+        "[[dv.table]] links a note nobody wrote yet":
+            ("unwritten-link", "create the note or fix the link"),
+        "[[DataArray.map]] links a note nobody wrote yet":
+            ("unwritten-link", "create the note or fix the link"),
+        "[[Node.js]] links a note nobody wrote yet":
+            ("unwritten-link", "create the note or fix the link"),
+        "[[scan.pdf]] does not resolve": ("broken-link", "add the file or fix the link"),
+        "[[route.gpx]] does not resolve": ("broken-link", "add the file or fix the link")}

@@ -27,7 +27,7 @@ from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
 from .remembered import remembered_findings
-from .suggestions import FILE_NAME, Fix, Suggester
+from .suggestions import Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
          "orphan")
@@ -125,7 +125,7 @@ def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
         return SURE, "a note of a like name exists"
     if link.embed:
         return SURE, "the embed shows nothing"
-    if FILE_NAME.search(link.target.split("#", 1)[0]):
+    if fix.file:
         return SURE, "the file is missing"
     return None
 

@@ -15,17 +15,27 @@ from ..vault import Vault
 
 TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
 PUNCTUATION = re.compile(r"[\W_]+")
-# a link to an attachment (``.png``, ``.base``, ``.mp3``), not a note (``Release 1.2``)
-FILE_NAME = re.compile(r"\.(?!md$)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}$", re.IGNORECASE)
+EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,5})$")
+# A link ending in one of these (or in an extension of the vault's own attachments) is to a
+# file: Obsidian's own formats, and what people attach most. Any other dotted name is a note
+# name (``Release 1.2``, ``dv.table``, ``DataArray.map``, ``Node.js``).
+FILE_FORMATS = frozenset({
+    "base", "canvas", "pdf", "avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp", "heic",
+    "tif", "tiff", "ico", "flac", "m4a", "mp3", "ogg", "wav", "aac", "webm", "3gp", "mkv", "mov",
+    "mp4", "ogv", "avi", "csv", "tsv", "txt", "json", "xml", "yml", "yaml", "html", "htm", "doc",
+    "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "epub", "zip", "gz", "tar",
+    "7z", "rar", "ipynb"})
 UNWRITTEN = "create the note or fix the link"
 CLOSEST = "closest-titles"  # the kept lookups' name in the index
 
 
 class Fix(NamedTuple):
-    """How to fix a broken link; ``found``: a note it likely meant exists."""
+    """How to fix a broken link; ``found``: a note it likely meant exists; ``file``: the link
+    names a file, not a note."""
 
     text: str
     found: bool
+    file: bool = False
 
 
 def loose_key(name: str) -> str:
@@ -73,6 +83,24 @@ class Suggester:
                 in every_alias(self.vault.store).items() for alias in reversed(aliases)}
 
     @functools.cached_property
+    def extensions(self) -> frozenset[str]:
+        """The file extensions a link to a file ends in: :data:`FILE_FORMATS` and those of
+        the vault's attachments (lower case)."""
+        return FILE_FORMATS | {match.group(1).lower() for path in self.vault.index.attachments
+                               if (match := EXTENSION.search(path))}
+
+    def names_file(self, target: str) -> bool:
+        """True when ``target`` (a link target) is a file other than a note.
+
+        >>> import tempfile
+        >>> hints = Suggester(Vault(tempfile.mkdtemp(), use_cache=False))
+        >>> [hints.names_file(t) for t in ("Albums.base", "a.PNG#page=2", "dv.table", "v1.2")]
+        [True, True, False, False]
+        """
+        match = EXTENSION.search(target.split("#", 1)[0])
+        return match is not None and match.group(1).lower() in self.extensions
+
+    @functools.cached_property
     def ids(self) -> list[str]:
         """Every source note's id."""
         return source_ids(self.vault.store)
@@ -93,8 +121,8 @@ class Suggester:
     def fix(self, target: str, source: str = "") -> Fix:
         """How to fix a link to ``target`` in note ``source`` (never the note itself; a link
         to a file, ``Albums.base`` or ``photo.png``, is never fixed with a note)."""
-        if FILE_NAME.search(target.split("#", 1)[0]):
-            return Fix("add the file or fix the link", False)
+        if self.names_file(target):
+            return Fix("add the file or fix the link", False, file=True)
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
         aliased = self.aliases.get(name)
         if aliased is not None:
