@@ -59,7 +59,7 @@ def test_conflicts_stated_by_third_notes_and_chains_are_found(tmp_path: Path) ->
         "Daily/2026-10-02.md": "- [[Ana]] role:: designer\n",
         "Facts/Ana city.md": '---\ntype: fact\nentity: "[[Ana]]"\nattribute: city\n'
                              "value: Lima\n---\n",
-        "Notes/Trip.md": "- [[Ana]] city:: Quito\n",
+        "Notes/Trip.md": "---\nproject: Apollo\n---\n- [[Ana]] city:: Quito\n",  # specific
         "Decisions/C.md": "---\ntype: decision\nstatus: approved\n---\n",
         "Decisions/B.md": '---\ntype: decision\nstatus: superseded\nsupersedes: "[[C]]"\n---\n',
         "Decisions/A.md": '---\ntype: decision\nstatus: approved\nsupersedes: "[[B]]"\n---\n',
@@ -85,6 +85,8 @@ def test_conflicts_stated_by_third_notes_and_chains_are_found(tmp_path: Path) ->
     assert [f.notes for f in found] == [["Daily/2026-10-01", "Daily/2026-10-02", "People/Ana"]]
     (found,) = _around_each(tmp_path, TODAY, [{"Notes/Trip"}])
     assert [f.notes for f in found] == [["Facts/Ana city", "Notes/Trip", "People/Ana"]]
+    (found,) = _around_each(tmp_path, TODAY, [{"Facts/Ana city"}])  # Trip only links Ana
+    assert [(f.rule, f.winner) for f in found] == [("most specific wins", "Notes/Trip")]
     (found,) = _around_each(tmp_path, TODAY, [{"Decisions/Tea"}])
     assert [f.notes for f in found] == [["Decisions/Coffee", "Decisions/Tea"]]
     (found,) = _around_each(tmp_path, TODAY, [{"Decisions/C"}])

@@ -7,10 +7,18 @@ import datetime as dt
 from collections.abc import Iterable
 
 from ..index.doc import Meta, read_meta
-from ..index.fact_rows import RELATIONS, expired_by, linking_any, metas_of, superseding
+from ..index.fact_rows import (
+    RELATIONS,
+    expired_by,
+    linking_any,
+    metas_of,
+    stating_metas,
+    superseding,
+)
 from ..index.lookup import facts_named
 from ..vault import Vault
 from .current_facts import value_key
+from .winners import SCOPE_KEYS
 
 # Conflicts of these kinds can be found from the notes around the ones they touch; duplicates,
 # alias clashes and sync copies compare a note with every other and need the whole vault.
@@ -23,21 +31,22 @@ def documents_around(vault: Vault, notes: Iterable[str],
     """(id, metadata) of every note a conflict of :data:`LOCAL_KINDS` touching ``notes`` can
     involve, sorted by id.
 
-    Read whole: the notes, the entities their facts are about, every note stating something
-    about those (the entity itself or a note linking it, so every note citing one of the
-    notes too), the decisions sharing a topic with theirs, and the expired fact notes (one of
-    the notes may cite them). Of the rest only supersede links, which chain through any note:
-    every note stating one, and the notes those name (their status decides).
+    Read whole: the notes, the entities their facts are about, the decisions sharing a topic
+    with theirs, and the expired fact notes (one of the notes may cite them). Of every note
+    linking an entity (so of every note citing one of the notes too): its facts about other
+    notes and those saying how specific it is. Of the rest only supersede links, which chain
+    through any note: every note stating one, and the notes those name (their status decides).
     """
     store = vault.store
     metas = metas_of(store, notes)
     entities = set(metas) | _entities(vault, metas)
-    wanted = (entities | linking_any(store, entities) | _topic_mates(vault, metas)
-              | expired_by(store, today.isoformat()))
-    metas |= metas_of(store, wanted - metas.keys())
-    metas |= metas_of(store, superseding(store) - metas.keys(), attributes=RELATIONS)
-    metas |= metas_of(store, _entities(vault, metas, kind="relation") - metas.keys(),
-                      attributes=RELATIONS)
+    metas |= metas_of(store, (entities | _topic_mates(vault, metas)
+                              | expired_by(store, today.isoformat())) - metas.keys())
+    metas |= stating_metas(store, linking_any(store, entities) - metas.keys(),
+                           attributes=SCOPE_KEYS, about_others=True)
+    metas |= stating_metas(store, superseding(store) - metas.keys(), attributes=RELATIONS)
+    metas |= stating_metas(store, _entities(vault, metas, kind="relation") - metas.keys(),
+                           attributes=RELATIONS)
     for note_id in sorted(entities & metas.keys()):  # their history dates the facts about them
         metas[note_id] = metas[note_id]._replace(
             history=read_meta(vault.index.notes.entry(note_id)).history)

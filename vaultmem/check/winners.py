@@ -15,13 +15,17 @@ def finding_id(kind: str, *parts: str) -> str:
     return f"{kind}:{digest[:8]}"
 
 
+AGENT_KEYS, PROJECT_KEYS = frozenset({"agent"}), frozenset({"project", "applies_to"})
+SCOPE_KEYS = AGENT_KEYS | PROJECT_KEYS  # the facts that make a source more specific
+
+
 def scope(meta: Meta | None) -> int:
     """How specific a source is: 3 an agent's, 2 a project's, 1 global."""
     kind = meta.type if meta else ""
     keys = {fact.attribute for fact in meta.facts} if meta else set()
-    if kind in ("agent", "lesson") or "agent" in keys:
+    if kind in ("agent", "lesson") or keys & AGENT_KEYS:
         return 3
-    if kind == "project" or keys & {"project", "applies_to"}:
+    if kind == "project" or keys & PROJECT_KEYS:
         return 2
     return 1
 

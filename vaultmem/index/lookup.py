@@ -17,6 +17,9 @@ from .rows import name_keys
 from .sql import IN_ARRAY, array
 from .store import Store
 
+FACT_COLUMNS = ("attribute, value, line, kind, entity, valid_from, valid_until, confidence, "
+                "asserted")
+
 
 class Facets(NamedTuple):
     """What search filters read of a note."""
@@ -197,11 +200,17 @@ def every_name(store: Store) -> dict[str, list[str]]:
 
 def facts(store: Store, ids: Iterable[str]) -> dict[str, list[RawFact]]:
     """The facts each note among ``ids`` states, in stored order."""
+    return facts_where(store, ids, "1")
+
+
+def facts_where(store: Store, ids: Iterable[str], where: str,
+                args: tuple[Any, ...] = ()) -> dict[str, list[RawFact]]:
+    """The facts each note among ``ids`` states that meet the SQL condition ``where`` (over
+    the facts table's columns, with ``args``), in stored order."""
     found: dict[str, list[RawFact]] = {}
     for note, *row in store.query(
-            "SELECT note, attribute, value, line, kind, entity, valid_from, valid_until, "
-            f"confidence, asserted FROM facts WHERE note IN {IN_ARRAY} ORDER BY rowid",
-            (array(ids),)):
+            f"SELECT note, {FACT_COLUMNS} FROM facts WHERE note IN {IN_ARRAY} AND ({where}) "
+            "ORDER BY rowid", (array(ids), *args)):
         found.setdefault(note, []).append(_fact(row))
     return found
 
@@ -209,8 +218,7 @@ def facts(store: Store, ids: Iterable[str]) -> dict[str, list[RawFact]]:
 def facts_named(store: Store, attribute: str) -> list[tuple[str, RawFact]]:
     """(note id, fact) of every fact of ``attribute`` in the vault."""
     return [(note, _fact(row)) for note, *row in store.query(
-        "SELECT note, attribute, value, line, kind, entity, valid_from, valid_until, "
-        "confidence, asserted FROM facts WHERE attribute = ? ORDER BY note, rowid",
+        f"SELECT note, {FACT_COLUMNS} FROM facts WHERE attribute = ? ORDER BY note, rowid",
         (attribute,))]
 
 
