@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -41,17 +42,25 @@ def ask(path: Path) -> bytes:
         return client.recv(64)
 
 
-@pytest.fixture
-def keeper_process(sample: Path) -> Iterator[subprocess.Popen[str]]:
-    """``vaultmem watch --no-notes`` on the sample copy, in another process (as users run it)."""
-    process = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(sample), "watch",
+@contextlib.contextmanager
+def keeper_on(root: Path) -> Iterator[subprocess.Popen[str]]:
+    """``vaultmem watch --no-notes`` on ``root`` in another process (as users run it), once it
+    vouches for the index; stopped at the end, cleanly."""
+    process = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(root), "watch",
                                 "--no-notes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-    assert wait_until_vouched(Vault(sample)), process.stderr
+    assert wait_until_vouched(Vault(root)), process.stderr
     yield process
     process.terminate()
     _, err = process.communicate(timeout=30)
     assert process.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.fixture
+def keeper_process(sample: Path) -> Iterator[subprocess.Popen[str]]:
+    """A keeper on the sample copy."""
+    with keeper_on(sample) as process:
+        yield process
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ LAYERS = {
     "vaultmem.errors": 0, "vaultmem.model": 0, "vaultmem.moment": 0, "vaultmem.clock": 0,
     "vaultmem.config": 0, "vaultmem.names": 0, "vaultmem.secrets": 0, "vaultmem.text": 0,
     "vaultmem.similar_names": 0, "vaultmem.regular_files": 0,
-    "vaultmem.ignored": 0, "vaultmem.semantic_config": 0,
+    "vaultmem.ignored": 0, "vaultmem.semantic_config": 0, "vaultmem.place": 0,
     "vaultmem.read": 1,  # file text -> records, facts as a note states them (pure)
     "vaultmem.index": 2,  # the SQLite index and what is made at index time (search documents)
     "vaultmem.graph": 3, "vaultmem.vault": 3,  # the Vault composes the index and the graph
@@ -34,6 +34,7 @@ LAYERS = {
     "vaultmem.generate": 6,  # generated notes: context, indexes, conflicts; graph export
     "vaultmem.curate": 7,  # operations that judge then write (reflect refreshes generated notes)
     "vaultmem.cli": 8, "vaultmem.live": 8, "vaultmem.__main__": 8,  # interfaces
+    "vaultmem.launch": 8,
 }
 
 

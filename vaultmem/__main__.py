@@ -1,6 +1,6 @@
-"""``python -m vaultmem`` runs the command line."""
+"""``python -m vaultmem`` runs the command line (by the vault's keeper when one runs)."""
 
-from .cli import main
+from .launch import main
 
 if __name__ == "__main__":  # never when a spawned parse worker imports the main module
     main()

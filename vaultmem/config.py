@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, VaultNotFound
+from .place import marked_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
 
@@ -82,9 +83,9 @@ def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | Non
             raise VaultNotFound(_not_a_folder(path))
         return path.resolve()
     here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / ".obsidian").is_dir() or (folder / ".vaultmem").is_dir():
-            return folder
+    found = marked_vault(here)
+    if found is not None:
+        return found
     raise VaultNotFound(
         f"no vault found at or above {here} (no .obsidian/ or .vaultmem/ folder); "
         "pass --vault PATH or set VAULTMEM_VAULT"

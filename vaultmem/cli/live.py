@@ -9,7 +9,7 @@ import threading
 import click
 
 from ..vault import Vault
-from . import cli, with_vault
+from . import cli, main, with_vault
 
 
 @cli.command("watch")
@@ -46,7 +46,8 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
     with contextlib.suppress(KeyboardInterrupt):
         watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
               index=index, conflicts=conflicts, notes=not no_notes, log=click.echo, stop=stop,
-              ready=lambda: click.echo(f"watching {vault.shown} (Ctrl-C stops)", err=True))
+              ready=lambda: click.echo(f"watching {vault.shown} (Ctrl-C stops)", err=True),
+              run=main)
     click.echo("stopped", err=True)
 
 
@@ -70,4 +71,4 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool) -> None:
     """
     from ..live.mcp import serve
 
-    serve(vault, read_only=read_only, watch=not check_files)
+    serve(vault, read_only=read_only, watch=not check_files, run=main)

@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import IndexBusy
+from ..place import index_folder
 from ..read.record import Entry
 from ..read.resolve import Resolver
 from . import degrees, fts, update
@@ -36,6 +37,15 @@ SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # descriptor closed) must never drop the POSIX locks another connection holds on it, or another
 # process may think the index unused and delete its write-ahead log under it.
 _CREATING = threading.Lock()
+
+
+def _unlocked_in_child() -> None:
+    """A fork starts with the lock free: the thread that held it is not in the child."""
+    global _CREATING
+    _CREATING = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_unlocked_in_child)
 PACKAGE = Path(__file__).resolve().parents[1]
 TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,12 +110,6 @@ def folder_stamp(folder: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_root() -> Path:
-    """``$XDG_CACHE_HOME/vaultmem`` (default ``~/.cache/vaultmem``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "vaultmem"
-
-
 def private_dir(path: Path) -> Path:
     """Create ``path`` (and parents) readable by the owner only (0700)."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -120,8 +124,7 @@ class Store:
     """
 
     def __init__(self, vault_root: Path, fingerprint: str, *, memory: bool = False) -> None:
-        key = hashlib.sha256(str(vault_root.resolve()).encode()).hexdigest()[:20]
-        self.folder = cache_root() / key
+        self.folder = index_folder(vault_root)
         self.path = self.folder / "index.sqlite3"
         self.memory = memory  # an index held in this process only (nothing on disk)
         self.stamp = (f"{__version__}|{sys.version}|{sqlite3.sqlite_version}|{code_stamp()}|"

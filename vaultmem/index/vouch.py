@@ -16,23 +16,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model import Problem
+from ..place import KEEPER_SOCKET, keeper_line
 from ..read.walk import FileInfo, Listing
 from .store import Store
 
 if TYPE_CHECKING:
-    import socket
+    pass
 
-SOCKET_NAME = "watcher.sock"
 QUESTION, CURRENT, UNKNOWN = b"current?\n", b"current\n", b"unknown\n"
 ANSWER_SECONDS = 5.0  # a watcher taking in a large sync answers late; a hung one is skipped
 LISTING = "listing"  # the stored result's name
 _ANSWERED_HERE: set[Path] = set()  # sockets this process answers: it never asks itself
+_TRUSTED: set[Path] = set()  # sockets whose keeper made this process, the index current
 
 
 def answering(path: Path) -> None:
     """Note that this process answers on ``path``: its own scans list the vault (a question to
     itself would wait on the scan it is in)."""
     _ANSWERED_HERE.add(path)
+
+
+def trusted(path: Path) -> None:
+    """Note that the keeper answering on ``path`` forked this process right after taking
+    every change in: the index is current without asking (the keeper may be busy)."""
+    _ANSWERED_HERE.discard(path)
+    _TRUSTED.add(path)
 
 
 def answered(path: Path) -> None:
@@ -42,12 +50,14 @@ def answered(path: Path) -> None:
 
 def socket_path(store: Store) -> Path:
     """Where the vault's watcher listens."""
-    return store.folder / SOCKET_NAME
+    return store.folder / KEEPER_SOCKET
 
 
 def watcher_vouches(store: Store, *, timeout: float | None = None) -> bool:
     """True when a watcher answers that the index holds every change made until now."""
     path = socket_path(store)
+    if path in _TRUSTED and not store.memory:
+        return True
     if store.memory or path in _ANSWERED_HERE or not path.exists():
         return False
     import socket  # only where a watcher's socket exists: most commands never load it
@@ -57,20 +67,9 @@ def watcher_vouches(store: Store, *, timeout: float | None = None) -> bool:
         try:
             client.connect(str(path))
             client.sendall(QUESTION)
-            return _answer(client) == CURRENT
+            return keeper_line(client) == CURRENT
         except OSError:  # refused (a watcher that died), too long a path, a timeout
             return False
-
-
-def _answer(client: socket.socket) -> bytes:
-    """The first line the watcher sends."""
-    data = b""
-    while not data.endswith(b"\n") and len(data) < 64:
-        chunk = client.recv(64)
-        if not chunk:
-            break
-        data += chunk
-    return data
 
 
 def listing_stored(store: Store, generation: int) -> bool:

@@ -17,18 +17,23 @@ import threading
 
 from ..errors import VaultmemError
 from ..index.vouch import CURRENT, QUESTION, UNKNOWN, answered, answering, save_listing, socket_path
+from ..place import NOT_HERE, RUN, code_marker
 from ..vault import Vault
+from . import forked
+from .forked import Run
 from .inotify import VaultWatch
 
 log = logging.getLogger(__name__)
 TICK = 0.5  # seconds between looks at the system's change queue while nobody asks
+REQUEST_BYTES, MAX_REQUEST = 65536, 1 << 20
 
 
 class IndexKeeper:
     """The index of ``vault`` kept current in a thread, vouched for on a Unix socket."""
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, *, run: Run | None = None) -> None:
         self.vault = Vault(vault.root, config=vault.config, use_cache=vault.use_cache)
+        self.run = run  # the command line, to run other processes' commands in a fork
         self.watch = VaultWatch(self.vault.root)  # before the first scan: no change is missed
         self.path = socket_path(self.vault.store)
         self.server: socket.socket | None = None
@@ -97,11 +102,36 @@ class IndexKeeper:
                 self._answer(client)
 
     def _answer(self, client: socket.socket) -> None:
-        """One question, one answer."""
+        """One question, one answer; a command to run is run in a fork (which answers)."""
         client.settimeout(1.0)
         with contextlib.suppress(OSError):
-            if client.recv(len(QUESTION)) == QUESTION:
+            data, fds, _, _ = socket.recv_fds(client, REQUEST_BYTES, 3)
+            if data == QUESTION:
                 client.sendall(CURRENT if self._take_in_changes() else UNKNOWN)
+            elif data.startswith(RUN) and len(fds) == 3:
+                self._run(client, data, fds)
+                fds = []
+            for fd in fds:
+                os.close(fd)
+
+    def _run(self, client: socket.socket, data: bytes, fds: list[int]) -> None:
+        """Run the request in ``data`` with the asking process's streams ``fds`` in a fork of
+        this process, when it runs the same code and the index holds every change."""
+        while not data.endswith(b"\n") or data.count(b"\n") < 2:
+            more = client.recv(REQUEST_BYTES)
+            if not more or len(data) > MAX_REQUEST:
+                break
+            data += more
+        request = forked.request_of(data)
+        if (self.run is None or request is None or request["code"] != code_marker()
+                or not self._take_in_changes()):
+            for fd in fds:
+                os.close(fd)
+            client.sendall(NOT_HERE)
+            return
+        client.settimeout(None)
+        forked.start(request, fds, socket.socket(fileno=os.dup(client.fileno())), run=self.run,
+                     socket_path=self.path)
 
     def _take_in_changes(self) -> bool:
         """Take in what changed since the last look; False when the index may not be current."""

@@ -1,0 +1,118 @@
+"""Reading commands run by a running keeper, in a fork of it: the same output, exit code and
+error as run alone, with the asking process's folder, clock and streams; anything else (no
+keeper, other code, a write, another option) runs in the asking process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from vaultmem.index.vouch import socket_path
+from vaultmem.place import NOT_HERE, RUN
+from vaultmem.vault import Vault
+
+from .test_conflicts import LABELLED
+from .test_keeper import keeper_on
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
+NOT_SERVED = 200  # what ASK exits with when no keeper ran the command
+ASK = ("import sys; from vaultmem.launch import served; code = served(sys.argv[1:]); "
+       f"sys.exit({NOT_SERVED} if code is None else code)")
+
+
+def by_keeper(args: list[str], cwd: Path | None = None,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``args`` asked of the vault's keeper only (exit NOT_SERVED when it did not run them)."""
+    return subprocess.run([sys.executable, "-c", ASK, *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)
+
+
+def alone(args: list[str], cwd: Path | None = None,
+          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``args`` run by the asking process's own command line, whatever keeper runs."""
+    return subprocess.run([sys.executable, "-m", "vaultmem", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120,
+                          env={**(env or os.environ), "VAULTMEM_NO_KEEPER": "1"})
+
+
+def outcome(done: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture
+def keeping(tmp_path: Path) -> Iterator[Path]:
+    """A copy of the labelled conflicts vault with ``vaultmem watch --no-notes`` on it."""
+    root = tmp_path / "kept"
+    shutil.copytree(LABELLED, root)
+    with keeper_on(root):
+        yield root
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "People/Ana"], ["search", "office city", "--json"], ["related", "Ana"],
+    ["context", "--query", "where does Ben live"], ["lint", "--json"], ["scan"],
+    ["conflicts", "--json"],
+    ["show", "Nobody"],  # refused: exit 1, the same message
+    ["search"],  # a usage error: exit 2, click's message
+])
+def test_a_served_command_answers_as_one_run_alone(keeping: Path, args: list[str]) -> None:
+    served = by_keeper(["--vault", str(keeping), *args])
+    assert served.returncode != NOT_SERVED, served.stderr
+    assert outcome(served) == outcome(alone(["--vault", str(keeping), *args]))
+
+
+def test_the_askers_folder_and_clock_are_the_commands(keeping: Path) -> None:
+    earlier = {**os.environ, "VAULTMEM_NOW": "2024-06-01"}  # Ana's office fact still held
+    for env in (None, earlier):
+        served = by_keeper(["conflicts", "--json"], cwd=keeping / "People", env=env)
+        assert served.returncode != NOT_SERVED
+        assert outcome(served) == outcome(alone(["conflicts", "--json"], cwd=keeping / "People",
+                                                env=env))
+    people = keeping / "People"
+    then, now = (by_keeper(["conflicts"], people, env).stdout for env in (earlier, None))
+    assert "expired-used" in now and "expired-used" not in then
+
+
+def test_a_change_just_before_the_command_is_in_its_answer(keeping: Path) -> None:
+    (keeping / "Notes").mkdir(exist_ok=True)
+    (keeping / "Notes" / "Fresh.md").write_text("a zebrafish sighting\n")
+    served = by_keeper(["--vault", str(keeping), "search", "zebrafish"])
+    assert served.returncode == 0 and "[[Notes/Fresh]]" in served.stdout
+
+
+def test_many_commands_at_once_are_all_served(keeping: Path) -> None:
+    args = ["--vault", str(keeping), "search", "Ana", "--json"]
+    expected = outcome(alone(args))
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(lambda _: outcome(by_keeper(args)), range(12)))
+    assert results == [expected] * 12
+
+
+@pytest.mark.parametrize("args", [
+    ["context", "--agent", "Nobody", "--write"],  # writes a note: run by the asker
+    ["--no-cache", "scan"], ["daily", "x"], ["watch"], ["--version"], [],
+])
+def test_writes_and_other_commands_are_never_served(keeping: Path, args: list[str]) -> None:
+    assert by_keeper(["--vault", str(keeping), *args]).returncode == NOT_SERVED
+
+
+def test_without_a_keeper_or_with_other_code_the_asker_runs_it(sample: Path,
+                                                               keeping: Path) -> None:
+    assert by_keeper(["--vault", str(sample), "scan"]).returncode == NOT_SERVED
+    assert by_keeper(["--vault", str(keeping), "scan"],
+                     env={**os.environ, "VAULTMEM_NO_KEEPER": "1"}).returncode == NOT_SERVED
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:  # another version's ask
+        client.settimeout(60)
+        client.connect(str(socket_path(Vault(keeping).store)))
+        request = (b'{"argv": ["scan"], "cwd": "/", "env": {}, "code": "other", '
+                   b'"encoding": "utf-8"}\n')
+        socket.send_fds(client, [RUN + request], [0, 1, 2])
+        assert client.recv(64) == NOT_HERE

@@ -1,0 +1,72 @@
+"""Where a vault and its index live, found without loading anything else: the command line's
+first step, before it asks a running keeper to answer for it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
+
+KEEPER_SOCKET = "watcher.sock"  # in the index's folder: where a vault's keeper answers
+# A command asks the keeper with RUN and a JSON line, its streams passed along; the keeper
+# answers NOT_HERE (run it yourself), or "pid N" then "exit CODE" lines.
+RUN, NOT_HERE = b"run\n", b"no\n"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def cache_root() -> Path:
+    """``$XDG_CACHE_HOME/vaultmem`` (default ``~/.cache/vaultmem``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "vaultmem"
+
+
+def index_folder(vault_root: Path) -> Path:
+    """The cache folder of the index of the vault at ``vault_root``."""
+    return cache_root() / hashlib.sha256(str(vault_root.resolve()).encode()).hexdigest()[:20]
+
+
+def marked_vault(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``.obsidian/`` or ``.vaultmem/``."""
+    here = start.resolve()
+    return next((folder for folder in (here, *here.parents)
+                 if (folder / ".obsidian").is_dir() or (folder / ".vaultmem").is_dir()), None)
+
+
+def named_vault(explicit: str | None) -> Path | None:
+    """The vault a command names: ``explicit``, else ``$VAULTMEM_VAULT``, else the nearest
+    marked folder; None when that is no folder (the command then says why)."""
+    chosen = explicit or os.environ.get("VAULTMEM_VAULT")
+    if not chosen:
+        return marked_vault(Path.cwd())
+    path = Path(chosen).expanduser()
+    return path.resolve() if path.is_dir() else None
+
+
+def code_marker() -> str:
+    """What the running code is: its Python, its folder and every module's size and change
+    time. A keeper running other code than the asking command's does not answer for it."""
+    digest = hashlib.sha256(f"{sys.version}|{PACKAGE}".encode())
+    for folder, subfolders, files in os.walk(PACKAGE):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:20]
+
+
+def keeper_line(keeper: socket.socket) -> bytes:
+    """One line the keeper sends (with its newline; what came if it closed first), read a
+    byte at a time so the next line stays for the next read."""
+    data = b""
+    while not data.endswith(b"\n") and len(data) < 64:
+        chunk = keeper.recv(1)
+        if not chunk:
+            break
+        data += chunk
+    return data
