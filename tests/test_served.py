@@ -4,6 +4,7 @@ keeper, other code, a write, another option) runs in the asking process."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index.vouch import socket_path
-from vaultmem.place import NOT_HERE, RUN
+from vaultmem.place import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
 from vaultmem.vault import Vault
 
 from .test_conflicts import LABELLED
@@ -116,3 +117,42 @@ def test_without_a_keeper_or_with_other_code_the_asker_runs_it(sample: Path,
                    b'"encoding": "utf-8"}\n')
         socket.send_fds(client, [RUN + request], [0, 1, 2])
         assert client.recv(64) == NOT_HERE
+
+
+def _ask_raw(keeping: Path, argv: list[str], stdout: int) -> socket.socket:
+    """A run request for ``argv`` sent by hand, ``stdout`` as the asker's output."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.settimeout(60)
+    client.connect(str(socket_path(Vault(keeping).store)))
+    request = json.dumps({"argv": ["--vault", str(keeping), *argv], "cwd": str(keeping),
+                          "env": dict(os.environ), "code": code_marker(), "encoding": "utf-8"})
+    socket.send_fds(client, [RUN + request.encode() + b"\n"], [0, stdout, 2])
+    return client
+
+
+def test_an_asker_that_gave_up_before_go_gets_nothing_run(keeping: Path) -> None:
+    read_end, write_end = os.pipe()
+    with _ask_raw(keeping, ["show", "People/Ana"], write_end) as client:
+        os.close(write_end)
+        assert keeper_line(client).startswith(b"pid ")
+    with os.fdopen(read_end, "rb") as output:  # every write end closes as the fork exits
+        assert output.read() == b""
+    read_end, write_end = os.pipe()
+    with _ask_raw(keeping, ["show", "People/Ana"], write_end) as client:
+        os.close(write_end)
+        assert keeper_line(client).startswith(b"pid ")
+        client.sendall(GO)
+        assert keeper_line(client) == b"exit 0\n"
+    with os.fdopen(read_end, "rb") as output:
+        assert b"People/Ana" in output.read()
+
+
+def test_a_keeper_serves_only_the_code_it_started_with(keeping: Path) -> None:
+    module = PACKAGE / "text.py"
+    before = module.stat()
+    try:
+        os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        assert by_keeper(["--vault", str(keeping), "scan"]).returncode == NOT_SERVED
+    finally:
+        os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert by_keeper(["--vault", str(keeping), "scan"]).returncode == 0

@@ -14,7 +14,16 @@ import signal
 import socket
 import sys
 
-from .place import KEEPER_SOCKET, NOT_HERE, RUN, code_marker, index_folder, keeper_line, named_vault
+from .place import (
+    GO,
+    KEEPER_SOCKET,
+    NOT_HERE,
+    RUN,
+    code_marker,
+    index_folder,
+    keeper_line,
+    named_vault,
+)
 
 # Commands that only read the vault (their --write, which writes a note, runs here).
 SERVED = frozenset({"show", "search", "related", "context", "scan", "lint", "conflicts",
@@ -47,8 +56,10 @@ def served(argv: list[str]) -> int | None:
             keeper.connect(str(path))
             socket.send_fds(keeper, [RUN + _request(argv) + b"\n"], [0, 1, 2])
             pid = _started(keeper)
+            if pid is not None:
+                keeper.sendall(GO)
         except (OSError, ValueError):
-            return None
+            return None  # the fork, if any, sees the closed socket and runs nothing
         return None if pid is None else _exit_code(keeper, pid)
 
 
@@ -70,7 +81,7 @@ def _request(argv: list[str]) -> bytes:
     """What the keeper needs to run ``argv`` as this process would."""
     return json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ),
                        "code": code_marker(),
-                       "encoding": sys.stdout.encoding or "utf-8"}).encode()
+                       "encoding": getattr(sys.stdout, "encoding", None) or "utf-8"}).encode()
 
 
 def _started(keeper: socket.socket) -> int | None:

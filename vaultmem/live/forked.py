@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..index.vouch import trusted
+from ..place import GO, keeper_line
 
 Run = Callable[[], None]  # the command line's entry: reads sys.argv, may raise SystemExit
+GO_SECONDS = 10.0  # an asker that has the fork's pid answers at once; else it gave up
 
 
 def request_of(data: bytes) -> dict[str, Any] | None:
@@ -46,7 +48,7 @@ def start(request: dict[str, Any], fds: list[int], client: socket.socket, *, run
             stream.flush()  # else the fork would print what this process has not yet
     pid = os.fork()
     if pid == 0:
-        _child(request, fds, run, socket_path)
+        _child(request, fds, run, socket_path, client)
     for fd in fds:
         os.close(fd)
     threading.Thread(target=_report, args=(client, pid), name=f"vaultmem-run-{pid}",
@@ -64,8 +66,17 @@ def _report(client: socket.socket, pid: int) -> None:
             client.sendall(f"exit {128 - code if code < 0 else code}\n".encode())
 
 
-def _child(request: dict[str, Any], fds: list[int], run: Run, socket_path: Path) -> NoReturn:
-    """Become the asking process (its streams, folder, environment) and run its command."""
+def _child(request: dict[str, Any], fds: list[int], run: Run, socket_path: Path,
+           client: socket.socket) -> NoReturn:
+    """Once the asking process says go, become it (its streams, folder, environment) and run
+    its command; if it gave up waiting, run nothing."""
+    client.settimeout(GO_SECONDS)
+    try:
+        go = keeper_line(client) == GO
+    except OSError:
+        go = False
+    if not go:
+        os._exit(0)
     code = 1
     try:
         _become(request, fds)

@@ -34,6 +34,7 @@ class IndexKeeper:
     def __init__(self, vault: Vault, *, run: Run | None = None) -> None:
         self.vault = Vault(vault.root, config=vault.config, use_cache=vault.use_cache)
         self.run = run  # the command line, to run other processes' commands in a fork
+        self.code = code_marker()  # of the code this process loaded: it serves only that
         self.watch = VaultWatch(self.vault.root)  # before the first scan: no change is missed
         self.path = socket_path(self.vault.store)
         self.server: socket.socket | None = None
@@ -123,7 +124,7 @@ class IndexKeeper:
                 break
             data += more
         request = forked.request_of(data)
-        if (self.run is None or request is None or request["code"] != code_marker()
+        if (self.run is None or request is None or request["code"] != self.code
                 or not self._take_in_changes()):
             for fd in fds:
                 os.close(fd)
