@@ -43,10 +43,7 @@ def start(request: dict[str, Any], fds: list[int], client: socket.socket, *, run
           socket_path: Path) -> None:
     """Fork; the child runs the request, a thread here tells ``client`` its pid, then its
     exit code (``client`` is closed when done)."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()  # else the fork would print what this process has not yet
-    pid = os.fork()
+    pid = os.fork()  # what this process's streams hold unwritten, the fork never writes
     if pid == 0:
         _child(request, fds, run, socket_path, client)
     for fd in fds:
