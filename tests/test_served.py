@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.index.vouch import socket_path
+from vaultmem.index.vouch import socket_path, watcher_vouches
 from vaultmem.place import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
 from vaultmem.vault import Vault
 
@@ -147,12 +147,13 @@ def test_an_asker_that_gave_up_before_go_gets_nothing_run(keeping: Path) -> None
         assert b"People/Ana" in output.read()
 
 
-def test_a_keeper_serves_only_the_code_it_started_with(keeping: Path) -> None:
+def test_a_keeper_serves_and_keeps_only_the_code_it_started_with(keeping: Path) -> None:
     module = PACKAGE / "text.py"
     before = module.stat()
     try:
         os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
         assert by_keeper(["--vault", str(keeping), "scan"]).returncode == NOT_SERVED
+        assert not watcher_vouches(Vault(keeping).store)  # nor does it keep the index
     finally:
         os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert by_keeper(["--vault", str(keeping), "scan"]).returncode == 0

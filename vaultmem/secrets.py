@@ -162,9 +162,16 @@ def check_text(text: str, extra: Mapping[str, str] | None = None, *, where: str 
 
 def redact(text: str, extra: Mapping[str, str] | None = None) -> str:
     """``text`` with each credential replaced by ``[REDACTED:<kind>]``."""
+    return _redacted(text, tuple(sorted((extra or {}).items())))
+
+
+@functools.lru_cache(maxsize=8192)
+def _redacted(text: str, extra: tuple[tuple[str, str], ...]) -> str:
+    """:func:`redact`, remembered: a long-running process shows the same passages again and
+    again, and a context build checks a passage as a candidate, then as chosen."""
     parts: list[str] = []
     cursor = 0
-    for hit in find_secrets(text, extra):
+    for hit in find_secrets(text, dict(extra)):
         parts += [text[cursor:hit.start], f"[REDACTED:{hit.kind}]"]
         cursor = hit.end
     return "".join(parts) + text[cursor:]

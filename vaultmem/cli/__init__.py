@@ -179,3 +179,21 @@ def main() -> None:
     """Console entry point."""
     cli(prog_name="vaultmem")
 
+
+# What the reading commands a keeper runs load on first use (see vaultmem.launch.SERVED)
+WARM = ("vaultmem.cli.read", "vaultmem.cli.recall", "vaultmem.cli.curate", "vaultmem.vault",
+        "vaultmem.recall.context", "vaultmem.recall.related", "vaultmem.check.conflicts",
+        "vaultmem.check.duplicates", "vaultmem.check.linting", "vaultmem.generate.export")
+
+
+def warm(vault: Vault) -> None:
+    """Import what the reading commands load on first use, and make what their first query
+    makes (compiled patterns, the credential rules): a keeper's forks then start warm."""
+    for module in WARM:
+        importlib.import_module(module)
+    from ..recall.context import build_context
+    from ..recall.search import search
+
+    search(vault, "memory", limit=5)
+    build_context(vault, query="memory")
+

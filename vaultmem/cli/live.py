@@ -8,8 +8,9 @@ import threading
 
 import click
 
+from ..live.forked import CommandLine
 from ..vault import Vault
-from . import cli, main, with_vault
+from . import cli, main, warm, with_vault
 
 
 @cli.command("watch")
@@ -47,7 +48,7 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
         watch(vault, agents=list(agents) or None, debounce=debounce / 1000, budget=budget,
               index=index, conflicts=conflicts, notes=not no_notes, log=click.echo, stop=stop,
               ready=lambda: click.echo(f"watching {vault.shown} (Ctrl-C stops)", err=True),
-              run=main)
+              command_line=CommandLine(main, warm))
     click.echo("stopped", err=True)
 
 
@@ -71,4 +72,5 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool) -> None:
     """
     from ..live.mcp import serve
 
-    serve(vault, read_only=read_only, watch=not check_files, run=main)
+    serve(vault, read_only=read_only, watch=not check_files,
+          command_line=CommandLine(main, warm))

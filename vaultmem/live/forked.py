@@ -19,12 +19,20 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from ..index.vouch import trusted
 from ..place import GO, keeper_line
+from ..vault import Vault
 
-Run = Callable[[], None]  # the command line's entry: reads sys.argv, may raise SystemExit
+
+class CommandLine(NamedTuple):
+    """The command line a keeper runs for others: ``run`` reads ``sys.argv`` (and may raise
+    SystemExit), ``warm`` readies this process for its reading commands on a vault."""
+
+    run: Callable[[], None]
+    warm: Callable[[Vault], None]
+
 GO_SECONDS = 10.0  # an asker that has the fork's pid answers at once; else it gave up
 
 
@@ -39,13 +47,13 @@ def request_of(data: bytes) -> dict[str, Any] | None:
     return request if ok else None
 
 
-def start(request: dict[str, Any], fds: list[int], client: socket.socket, *, run: Run,
-          socket_path: Path) -> None:
+def start(request: dict[str, Any], fds: list[int], client: socket.socket, *,
+          command_line: CommandLine, socket_path: Path) -> None:
     """Fork; the child runs the request, a thread here tells ``client`` its pid, then its
     exit code (``client`` is closed when done)."""
     pid = os.fork()  # what this process's streams hold unwritten, the fork never writes
     if pid == 0:
-        _child(request, fds, run, socket_path, client)
+        _child(request, fds, command_line, socket_path, client)
     for fd in fds:
         os.close(fd)
     threading.Thread(target=_report, args=(client, pid), name=f"vaultmem-run-{pid}",
@@ -63,8 +71,8 @@ def _report(client: socket.socket, pid: int) -> None:
             client.sendall(f"exit {128 - code if code < 0 else code}\n".encode())
 
 
-def _child(request: dict[str, Any], fds: list[int], run: Run, socket_path: Path,
-           client: socket.socket) -> NoReturn:
+def _child(request: dict[str, Any], fds: list[int], command_line: CommandLine,
+           socket_path: Path, client: socket.socket) -> NoReturn:
     """Once the asking process says go, become it (its streams, folder, environment) and run
     its command; if it gave up waiting, run nothing."""
     client.settimeout(GO_SECONDS)
@@ -79,7 +87,7 @@ def _child(request: dict[str, Any], fds: list[int], run: Run, socket_path: Path,
         _become(request, fds)
         trusted(socket_path)
         sys.argv = ["vaultmem", *request["argv"]]
-        run()
+        command_line.run()
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

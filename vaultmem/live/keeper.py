@@ -20,7 +20,7 @@ from ..index.vouch import CURRENT, QUESTION, UNKNOWN, answered, answering, save_
 from ..place import NOT_HERE, RUN, code_marker
 from ..vault import Vault
 from . import forked
-from .forked import Run
+from .forked import CommandLine
 from .inotify import VaultWatch
 
 log = logging.getLogger(__name__)
@@ -31,10 +31,11 @@ REQUEST_BYTES, MAX_REQUEST = 65536, 1 << 20
 class IndexKeeper:
     """The index of ``vault`` kept current in a thread, vouched for on a Unix socket."""
 
-    def __init__(self, vault: Vault, *, run: Run | None = None) -> None:
+    def __init__(self, vault: Vault, *, command_line: CommandLine | None = None) -> None:
         self.vault = Vault(vault.root, config=vault.config, use_cache=vault.use_cache)
-        self.run = run  # the command line, to run other processes' commands in a fork
+        self.command_line = command_line  # to run other processes' commands, in forks
         self.code = code_marker()  # of the code this process loaded: it serves only that
+        self.outdated = False  # the code changed since: it keeps the index no more, for now
         self.watch = VaultWatch(self.vault.root)  # before the first scan: no change is missed
         self.path = socket_path(self.vault.store)
         self.server: socket.socket | None = None
@@ -91,6 +92,8 @@ class IndexKeeper:
         """Answer questions; between them, take changes in as they come."""
         assert self.server is not None
         self.dirty = not self._take_in()
+        if self.command_line is not None:
+            self._warm(self.command_line)
         while not self.stop.is_set():
             try:
                 client, _ = self.server.accept()
@@ -101,6 +104,13 @@ class IndexKeeper:
                 return  # closed
             with client:
                 self._answer(client)
+
+    def _warm(self, command_line: CommandLine) -> None:
+        """Ready this process for the commands its forks run (they start with what it has)."""
+        try:
+            command_line.warm(self.vault)
+        except (VaultmemError, OSError) as exc:  # forks then do that work themselves
+            log.warning("could not ready the commands run for others: %s", exc)
 
     def _answer(self, client: socket.socket) -> None:
         """One question, one answer; a command to run is run in a fork (which answers)."""
@@ -124,22 +134,35 @@ class IndexKeeper:
                 break
             data += more
         request = forked.request_of(data)
-        if (self.run is None or request is None or request["code"] != self.code
+        if (self.command_line is None or request is None or request["code"] != self.code
                 or not self._take_in_changes()):
             for fd in fds:
                 os.close(fd)
             client.sendall(NOT_HERE)
             return
         client.settimeout(None)
-        forked.start(request, fds, socket.socket(fileno=os.dup(client.fileno())), run=self.run,
-                     socket_path=self.path)
+        forked.start(request, fds, socket.socket(fileno=os.dup(client.fileno())),
+                     command_line=self.command_line, socket_path=self.path)
 
     def _take_in_changes(self) -> bool:
-        """Take in what changed since the last look; False when the index may not be current."""
+        """Take in what changed since the last look; False when the index may not be current
+        (or vaultmem's code changed since this process started: it would keep an index of its
+        own code, which commands of the new code rebuild)."""
+        if self._outdated():
+            return False
         stored_since = self.vault.store.generation() != self.generation  # by another process
         if self.watch.changed() or self.dirty or stored_since:  # dirty: the last one failed
             self.dirty = not (self.watch.whole and self._take_in())
         return not self.dirty
+
+    def _outdated(self) -> bool:
+        """True while vaultmem's code is not the code this process loaded (said when seen)."""
+        outdated = code_marker() != self.code
+        if outdated and not self.outdated:
+            log.warning("vaultmem's code changed since this process started: restart it to "
+                        "keep the index again; until then commands check every file themselves")
+        self.outdated = outdated
+        return outdated
 
     def _take_in(self) -> bool:
         """Scan the vault (parsing what changed) and store the listing; False on failure."""

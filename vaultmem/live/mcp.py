@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..errors import MissingExtra
 from ..vault import Vault
-from .forked import Run
+from .forked import CommandLine
 from .keeper import IndexKeeper
 from .mcp_write import WriteTools
 
@@ -151,11 +151,11 @@ def _add(server: MCPServer, fn: Callable[..., str], name: str, description: str,
 
 
 def serve(vault: Vault, *, read_only: bool = False, watch: bool = True,
-          run: Run | None = None) -> None:
+          command_line: CommandLine | None = None) -> None:
     """Serve ``vault`` over stdio until the client closes the connection; while it runs (with
     ``watch``) it keeps the index current for other vaultmem processes too."""
     server = build_server(vault, read_only=read_only, watch=watch)
-    keeper = IndexKeeper(vault, run=run) if watch else None
+    keeper = IndexKeeper(vault, command_line=command_line) if watch else None
     if keeper is not None:
         keeper.start()  # another process keeping it already is fine
     try:

@@ -18,7 +18,7 @@ from ..errors import MissingExtra, VaultmemError
 from ..generate.context_note import sync
 from ..vault import Vault
 from ..write.apply import WriteResult
-from .forked import Run
+from .forked import CommandLine
 from .keeper import IndexKeeper
 
 GENERATED = "_vaultmem/"
@@ -97,14 +97,14 @@ def _handler(root: Path, context_folder: str, events: queue.Queue[str]) -> Any:
 def watch(vault: Vault, *, agents: list[str] | None = None, debounce: float = 0.5,
           budget: int = 2000, index: bool = False, conflicts: bool = False, notes: bool = True,
           log: Callable[[str], None] = print, stop: threading.Event | None = None,
-          ready: Callable[[], None] | None = None, run: Run | None = None) -> None:
+          ready: Callable[[], None] | None = None, command_line: CommandLine | None = None) -> None:
     """Keep the index current for every vaultmem command and (with ``notes``) rebuild the
     generated notes after every burst of changes, until ``stop`` is set (or Ctrl-C); ``ready``
-    is called once the vault is being watched. With ``run`` (the command line) other
+    is called once the vault is being watched. With ``command_line`` other
     processes' reading commands are run here, in forks (see :mod:`vaultmem.launch`)."""
     stop = stop or threading.Event()
     observer = _observer() if notes else None  # a missing extra fails before anything starts
-    keeper = IndexKeeper(vault, run=run)
+    keeper = IndexKeeper(vault, command_line=command_line)
     if not keeper.start():
         log("the index is not kept here (another process keeps it, or the system cannot "
             "report changes): commands check every file themselves")
