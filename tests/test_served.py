@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index.vouch import socket_path, watcher_vouches
+from vaultmem.live.forked import request_of
 from vaultmem.place import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
 from vaultmem.vault import Vault
 
@@ -157,3 +158,14 @@ def test_a_keeper_serves_and_keeps_only_the_code_it_started_with(keeping: Path) 
     finally:
         os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert by_keeper(["--vault", str(keeping), "scan"]).returncode == 0
+
+
+@pytest.mark.parametrize(("line", "valid"), [
+    (b'{"argv": ["scan"], "cwd": "/", "env": {"A": "1"}, "code": "c", "encoding": "utf-8"}', True),
+    (b'{"argv": ["scan", 3], "cwd": "/", "env": {}, "code": "c", "encoding": "utf-8"}', False),
+    (b'{"argv": ["scan"], "cwd": "/", "env": {"A": 1}, "code": "c", "encoding": "utf-8"}', False),
+    (b'{"argv": ["scan"], "cwd": "/", "env": {}, "code": "c"}', False),
+    (b'["scan"]', False), (b"{not json", False), (b"", False),
+])
+def test_only_a_well_formed_request_is_run(line: bytes, valid: bool) -> None:
+    assert (request_of(RUN + line + b"\n") is not None) is valid

@@ -44,14 +44,22 @@ def request_of(data: bytes) -> dict[str, Any] | None:
         return None
     keys = {"argv": list, "cwd": str, "env": dict, "code": str, "encoding": str}
     ok = isinstance(request, dict) and all(isinstance(request.get(k), t) for k, t in keys.items())
-    return request if ok else None
+    texts = ok and all(isinstance(arg, str) for arg in request["argv"]) and all(
+        isinstance(value, str) for value in request["env"].values())
+    return request if texts else None
 
 
 def start(request: dict[str, Any], fds: list[int], client: socket.socket, *,
           command_line: CommandLine, socket_path: Path) -> None:
     """Fork; the child runs the request, a thread here tells ``client`` its pid, then its
     exit code (``client`` is closed when done)."""
-    pid = os.fork()  # what this process's streams hold unwritten, the fork never writes
+    try:
+        pid = os.fork()  # what this process's streams hold unwritten, the fork never writes
+    except OSError:  # no memory for a fork: the asker sees the socket close and runs it
+        for fd in fds:
+            os.close(fd)
+        client.close()
+        raise
     if pid == 0:
         _child(request, fds, command_line, socket_path, client)
     for fd in fds:
