@@ -8,8 +8,10 @@ as an agent or a shell calls it; the median wall time is reported with its ratio
 (plain Python reading every note and running one wikilink regex) measured in the same run, and
 its growth from the previous size (10x notes: 10 is linear). Each command is measured twice:
 alone (it lists the vault to know what changed) and while ``vaultmem watch --no-notes`` keeps
-the index (rows ``... kept``); ``lint`` also right after one note changed, when the findings
-it keeps are of another state. Printed as Markdown tables.
+the index and runs it (rows ``... kept``: the keeper runs the command in a fork of itself);
+``lint`` and ``context`` also right after one note changed, when the findings they keep are of
+another state (measured last: the note is put back, which is a change too). Printed as Markdown
+tables.
 """
 
 from __future__ import annotations
@@ -68,15 +70,15 @@ def measure(notes: int, runs: int) -> dict[str, float]:
         filled = fill(args, root)
         found[name] = median_seconds(lambda a=filled: command_case(a, root, cache), runs, peaks,
                                      name)
-    for name, args in CHANGED.items():
-        filled = fill(args, root)
-        found[name] = median_seconds(lambda a=filled: after_one_change(a, root, cache), runs,
-                                     peaks, name)
     with kept_index(root, cache):
         for name, args in COMMANDS.items():
             filled = fill(args, root)
             found[f"{name} kept"] = median_seconds(lambda a=filled: command_case(a, root, cache),
                                                    runs, peaks, f"{name} kept")
+    for name, args in CHANGED.items():  # last: a change makes what the others read stale
+        filled = fill(args, root)
+        found[name] = median_seconds(lambda a=filled: after_one_change(a, root, cache), runs,
+                                     peaks, name)
     found["peak RSS of a command (MB)"] = max(peaks.values())
     found.update({f"{name}: peak RSS (MB)": mb for name, mb in peaks.items()})
     found["index on disk (MB)"] = sum(f.stat().st_size for f in cache.rglob("*")
