@@ -33,6 +33,7 @@ class CommandLine(NamedTuple):
     run: Callable[[], None]
     warm: Callable[[Vault], None]
 
+
 GO_SECONDS = 10.0  # an asker that has the fork's pid answers at once; else it gave up
 
 

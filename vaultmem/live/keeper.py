@@ -1,10 +1,13 @@
-"""Keep the index current while running, and vouch for it to other vaultmem processes.
+"""Keep the index current while running, vouch for it to other vaultmem processes, and run
+their reading commands.
 
 Without a watcher every command reads the status of every file to know what changed (a
 tenth of a second at 10,000 notes, a second at 100,000). A long-running process (``watch``,
 ``mcp``) sees changes through inotify instead: :class:`IndexKeeper` takes each change into
 the index and answers other processes' question "is the index current?" on a socket in the
-cache folder (see :mod:`vaultmem.index.vouch`), so they skip that reading.
+cache folder (see :mod:`vaultmem.index.vouch`), so they skip that reading. Given the command
+line, it also runs a reading command another process asks it to run, in a fork of itself
+(:mod:`vaultmem.live.forked`, asked by :mod:`vaultmem.launch`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ REQUEST_BYTES, MAX_REQUEST = 65536, 1 << 20
 
 
 class IndexKeeper:
-    """The index of ``vault`` kept current in a thread, vouched for on a Unix socket."""
+    """The index of ``vault`` kept current in a thread, vouched for on a Unix socket, where
+    (with ``command_line``) other processes' reading commands are run too."""
 
     def __init__(self, vault: Vault, *, command_line: CommandLine | None = None) -> None:
         self.vault = Vault(vault.root, config=vault.config, use_cache=vault.use_cache)
@@ -109,7 +113,7 @@ class IndexKeeper:
         """Ready this process for the commands its forks run (they start with what it has)."""
         try:
             command_line.warm(self.vault)
-        except (VaultmemError, OSError) as exc:  # forks then do that work themselves
+        except Exception as exc:  # a fork then does that work itself; keeping goes on
             log.warning("could not ready the commands run for others: %s", exc)
 
     def _answer(self, client: socket.socket) -> None:
