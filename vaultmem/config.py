@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, VaultNotFound
-from .place import marked_vault
+from .place import named_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
 
@@ -77,15 +77,12 @@ class Config:
 def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | None = None) -> Path:
     """The vault root: ``explicit``, else $VAULTMEM_VAULT, else the nearest marked parent."""
     chosen = explicit or os.environ.get("VAULTMEM_VAULT")
-    if chosen:
-        path = Path(chosen).expanduser()
-        if not path.is_dir():
-            raise VaultNotFound(_not_a_folder(path))
-        return path.resolve()
-    here = (start or Path.cwd()).resolve()
-    found = marked_vault(here)
+    found = named_vault(os.fspath(chosen) if chosen else None, start)
     if found is not None:
         return found
+    if chosen:
+        raise VaultNotFound(_not_a_folder(Path(chosen).expanduser()))
+    here = (start or Path.cwd()).resolve()
     raise VaultNotFound(
         f"no vault found at or above {here} (no .obsidian/ or .vaultmem/ folder); "
         "pass --vault PATH or set VAULTMEM_VAULT"

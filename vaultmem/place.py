@@ -39,12 +39,13 @@ def marked_vault(start: Path) -> Path | None:
                  if (folder / ".obsidian").is_dir() or (folder / ".vaultmem").is_dir()), None)
 
 
-def named_vault(explicit: str | None) -> Path | None:
+def named_vault(explicit: str | None, start: Path | None = None) -> Path | None:
     """The vault a command names: ``explicit``, else ``$VAULTMEM_VAULT``, else the nearest
-    marked folder; None when that is no folder (the command then says why)."""
+    marked folder at or above ``start`` (the current folder); None when that is no folder
+    (:func:`vaultmem.config.find_vault` says why)."""
     chosen = explicit or os.environ.get("VAULTMEM_VAULT")
     if not chosen:
-        return marked_vault(Path.cwd())
+        return marked_vault(start or Path.cwd())
     path = Path(chosen).expanduser()
     return path.resolve() if path.is_dir() else None
 
