@@ -8,10 +8,13 @@
 - A Dataview field reads as a property: ``key:: value`` -> ``key: value`` (``[key:: value]``
   and ``(key:: value)`` keep their brackets).
 - HTML tags are left out, their text kept (a tag that breaks a line leaves a space).
+- A Dataview inline query (```= this.file.name```, ```$= dv.current().size```) is left out: a
+  reader with Dataview sees its result, which vaultmem cannot compute, and without it the
+  code means nothing to a reader.
 
 What is where comes from the block's tokens (links, embeds, fields); HTML, which vaultmem's
 parser does not tokenize, is found outside code spans, inline math and escapes (:mod:`.html`).
-Code spans and inline math are shown as written.
+Other code spans and inline math are shown as written.
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from .html import Edit, html_edits
+from .html import Edit, html_edits, protected
 from .inline import split_wikilink
 
 IMAGE_SIZE = re.compile(r"\|\s*\d+(?:x\d+)?\s*(?=\]$)")  # ``![alt|150](x)``: a width
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+INLINE_QUERY = re.compile(r"`+\$?=")  # Dataview's prefixes: ``=`` a query, ``$=`` JavaScript
 
 
 class Shown(NamedTuple):
@@ -41,7 +45,16 @@ def shown_syntax(token: Token) -> Shown:
     reader = _Reader(token.content)
     for child in token.children or []:
         reader.read(child)
-    return Shown(reader.edits + html_edits(token.content), reader.embeds)
+    return Shown(reader.edits + html_edits(token.content) + _inline_queries(token.content),
+                 reader.embeds)
+
+
+def _inline_queries(content: str) -> list[Edit]:
+    """Dataview's inline queries of a block, each left out."""
+    if "`" not in content:
+        return []
+    return [Edit(start, end, "") for start, end in protected(content)
+            if INLINE_QUERY.match(content, start)]
 
 
 class _Reader:
