@@ -81,26 +81,23 @@ def test_conflicts_stated_by_third_notes_and_chains_are_found(tmp_path: Path) ->
     for name, text in notes.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    (found,) = _around_each(tmp_path, TODAY, [{"Daily/2026-10-01"}])
-    assert [f.notes for f in found] == [["Daily/2026-10-01", "Daily/2026-10-02", "People/Ana"]]
-    (found,) = _around_each(tmp_path, TODAY, [{"Notes/Trip"}])
-    assert [f.notes for f in found] == [["Facts/Ana city", "Notes/Trip", "People/Ana"]]
-    (found,) = _around_each(tmp_path, TODAY, [{"Facts/Ana city"}])  # Trip only links Ana
-    assert [(f.rule, f.winner) for f in found] == [("most specific wins", "Notes/Trip")]
-    (found,) = _around_each(tmp_path, TODAY, [{"Decisions/Tea"}])
-    assert [f.notes for f in found] == [["Decisions/Coffee", "Decisions/Tea"]]
-    (found,) = _around_each(tmp_path, TODAY, [{"Decisions/C"}])
-    assert [(f.kind, f.notes) for f in found] == [("superseded-active",
-                                                    ["Decisions/B", "Decisions/C"])]
-    (found,) = _around_each(tmp_path, TODAY, [{"Lessons/R1"}])
-    assert [(f.kind, f.notes) for f in found] == [("decision-conflict",
-                                                    ["Lessons/R1", "Lessons/R3"])]
-    (found,) = _around_each(tmp_path, TODAY, [{"Lessons/S1"}])
-    assert [(f.kind, f.notes) for f in found] == [("decision-conflict",
-                                                    ["Lessons/S1", "Lessons/S4"])]
-    (found,) = _around_each(tmp_path, TODAY, [{"Facts/Old phone"}])
-    assert [(f.kind, f.notes) for f in found] == [("expired-used",
-                                                    ["Agents/Bot", "Facts/Old phone"])]
+    touched = ["Daily/2026-10-01", "Notes/Trip", "Facts/Ana city", "Decisions/Tea",
+               "Decisions/C", "Lessons/R1", "Lessons/S1", "Facts/Old phone"]
+    found = dict(zip(touched, _around_each(tmp_path, TODAY, [{n} for n in touched]),
+                     strict=True))
+    assert [f.notes for f in found["Daily/2026-10-01"]] == [
+        ["Daily/2026-10-01", "Daily/2026-10-02", "People/Ana"]]
+    assert [f.notes for f in found["Notes/Trip"]] == [
+        ["Facts/Ana city", "Notes/Trip", "People/Ana"]]
+    assert [(f.rule, f.winner) for f in found["Facts/Ana city"]] == [  # Trip only links Ana
+        ("most specific wins", "Notes/Trip")]
+    assert [f.notes for f in found["Decisions/Tea"]] == [["Decisions/Coffee", "Decisions/Tea"]]
+    expected = {"Decisions/C": ("superseded-active", ["Decisions/B", "Decisions/C"]),
+                "Lessons/R1": ("decision-conflict", ["Lessons/R1", "Lessons/R3"]),
+                "Lessons/S1": ("decision-conflict", ["Lessons/S1", "Lessons/S4"]),
+                "Facts/Old phone": ("expired-used", ["Agents/Bot", "Facts/Old phone"])}
+    for note, kind_and_notes in expected.items():
+        assert [(f.kind, f.notes) for f in found[note]] == [kind_and_notes], note
     assert _assert_equal_around_every_note(tmp_path, TODAY) == 7
 
 
