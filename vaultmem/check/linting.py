@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from ..index.graph_rows import (
     Anchors,
@@ -26,6 +26,7 @@ from ..index.tallies import unlinked
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
+from .by_note import findings_by_note
 from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
 
@@ -53,7 +54,8 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
     """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
     ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
     found = remembered_findings(vault, "lint", lambda: [
-        *file_problems(vault), *link_findings(vault), *orphan_findings(vault)])
+        *file_problems(vault), *findings_by_note(vault, "lint-links", lambda notes: link_findings(
+            vault, notes=notes), subpaths=True), *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]
     ignored = vault.ignored
@@ -76,14 +78,16 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
                       f"merge what differs into [[{original}]], then delete the copy")
 
 
-def link_findings(vault: Vault, *, suggest: bool = True,
-                  subpaths: bool = True) -> Iterator[Finding]:
+def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
+                  notes: Collection[str] | None = None) -> Iterator[Finding]:
     """Broken links, ambiguous links, and (``subpaths``) links to headings or blocks that do
-    not exist; only such links are read from the index; titles alike looked up if ``suggest``
-    (aliases and names with other punctuation always are)."""
+    not exist, of every note or of ``notes``; only such links are read from the index; titles
+    alike looked up if ``suggest`` (aliases and names with other punctuation always are)."""
     store = vault.index.store
     hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
     sources = problem_sources(store, subpaths=subpaths)
+    if notes is not None:
+        sources = [source for source in sources if source in notes]
     for at in range(0, len(sources), CHECKED_TOGETHER):  # a large vault's links, a part at a time
         links = problem_links(store, subpaths=subpaths,
                               sources=sources[at : at + CHECKED_TOGETHER])

@@ -11,6 +11,8 @@ from ..index.store import folder_stamp
 from ..model import Finding
 from ..vault import Vault
 
+FIELDS = [field.name for field in fields(Finding)]
+
 
 def remembered(vault: Vault, name: str, compute: Callable[[], Any]) -> Any:
     """What ``compute`` returns (marshal-able data) for the vault as it is now: stored under
@@ -32,7 +34,10 @@ def remembered(vault: Vault, name: str, compute: Callable[[], Any]) -> Any:
 def remembered_findings(vault: Vault, name: str,
                         compute: Callable[[], Iterable[Finding]]) -> list[Finding]:
     """:func:`remembered` for a list of findings."""
-    names = [field.name for field in fields(Finding)]
-    rows = remembered(vault, name, lambda: [tuple(getattr(found, key) for key in names)
-                                            for found in compute()])
+    rows = remembered(vault, name, lambda: [as_row(found) for found in compute()])
     return [Finding(*row) for row in rows]
+
+
+def as_row(found: Finding) -> tuple[Any, ...]:
+    """A finding as it is stored (its fields in order; ``Finding(*row)`` makes it again)."""
+    return tuple(getattr(found, key) for key in FIELDS)

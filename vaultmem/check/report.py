@@ -11,6 +11,7 @@ from ..ignored import PATH as IGNORED
 from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
+from .by_note import findings_by_note
 from .linting import link_findings
 from .remembered import remembered, remembered_findings
 
@@ -25,8 +26,9 @@ def scan_summary(vault: Vault) -> Json:
     counts = Tallies(*remembered(vault, "tallies", lambda: list(tallies(vault.index.store))))
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    issues = remembered_findings(vault, "scan-links", lambda: link_findings(
-        vault, suggest=False, subpaths=False))
+    issues = remembered_findings(vault, "scan-links", lambda: findings_by_note(
+        vault, "scan-links-by-note", lambda notes: link_findings(
+            vault, suggest=False, subpaths=False, notes=notes), subpaths=False))
     link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]
     return {
         "vault": str(vault.root),

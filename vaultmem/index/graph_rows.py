@@ -161,6 +161,13 @@ def problem_sources(store: Store, *, subpaths: bool = True) -> list[str]:
         f"SELECT DISTINCT source FROM links WHERE {wanted} ORDER BY source")]
 
 
+def subpath_sources(store: Store, nodes: Iterable[str]) -> set[str]:
+    """The notes with a link to a heading or block of one of ``nodes``."""
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE node IN {IN_ARRAY} AND subpath != ''",
+        (array(nodes),))}
+
+
 class Anchors(NamedTuple):
     """What a link's ``#subpath`` can name in a note."""
 

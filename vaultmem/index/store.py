@@ -27,10 +27,10 @@ from ..errors import IndexBusy
 from ..place import index_folder
 from ..read.record import Entry
 from ..read.resolve import Resolver
-from . import degrees, fts, update
+from . import changes, degrees, fts, update
 from .sql import IN_ARRAY, array, start_over, transaction, tuned
 
-SCHEMA = 7
+SCHEMA = 8
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -85,7 +85,7 @@ CREATE INDEX names_by_note ON names(note);
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);
-""" + fts.SCHEMA + degrees.SCHEMA
+""" + fts.SCHEMA + degrees.SCHEMA + changes.SCHEMA
 
 
 @functools.cache
@@ -272,7 +272,7 @@ class Store:
         with self._lock, transaction(self.db) as db:
             _sync(db, files, resolver)
             _store_notes(db, updates)
-            update.forget(db, removed)
+            _forget(db, removed)
 
     def sync(self, *, files: Mapping[str, str], resolver: Resolver) -> None:
         """Record the vault's ``files`` (note id or attachment path -> role, as ``resolver``
@@ -292,7 +292,7 @@ class Store:
     def forget(self, paths: Iterable[str]) -> None:
         """Forget the notes at ``paths`` (gone from the vault), in one transaction."""
         with self._lock, transaction(self.db) as db:
-            update.forget(db, paths)
+            _forget(db, paths)
 
     def generation(self) -> int:
         """How many storing scans have finished on this index (see :meth:`stored`)."""
@@ -307,6 +307,12 @@ class Store:
             for key in ("generation", "sources") if sources else ("generation",):
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                            (key, str(self._counted(key) + 1)))
+            changes.forget_old(db, self._counted("generation"))
+
+    def changed_since(self, generation: int) -> changes.Changed | None:
+        """The notes stored or forgotten after ``generation`` (see :mod:`.changes`)."""
+        with self._lock:
+            return changes.changed_since(self.db, generation)
 
     def version(self) -> str:
         """This index's build (a token made when it was created) and generation: it differs
@@ -321,8 +327,8 @@ class Store:
 
     def _counted(self, key: str) -> int:
         """A counter kept in the meta table (0 before its first count)."""
-        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
-        return int(rows[0][0]) if rows else 0
+        with self._lock:
+            return changes.counted(self.db, key)
 
     def files_key(self) -> str | None:
         """The :func:`files_key` of the files the index was last updated with."""
@@ -376,9 +382,21 @@ def _store_notes(db: sqlite3.Connection, updates: Mapping[str, Entry]) -> set[st
     """Store the notes no other process stored from a later state; their paths."""
     fresh = {path: entry for path, entry in updates.items()
              if not _stored_later(db, path, entry)}
+    ids = [path[:-3] for path in fresh]
+    before = changes.aliases_of(db, ids)
     update.forget(db, fresh)
     update.insert(db, fresh)
+    changes.record(db, before, ids)
     return set(fresh)
+
+
+def _forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
+    """Forget the notes at ``paths``, recording the change."""
+    paths = list(paths)
+    ids = [path[:-3] for path in paths]
+    before = changes.aliases_of(db, ids)
+    update.forget(db, paths)
+    changes.record(db, before, ids)
 
 
 def _sync(db: sqlite3.Connection, files: Mapping[str, str], resolver: Resolver) -> None:
