@@ -26,7 +26,7 @@ from ..index.tallies import unlinked
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
-from .by_note import findings_by_note
+from .per_note import findings_per_note
 from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
 
@@ -54,7 +54,7 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
     """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
     ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
     found = remembered_findings(vault, "lint", lambda: [
-        *file_problems(vault), *findings_by_note(vault, "lint-links", lambda notes: link_findings(
+        *file_problems(vault), *findings_per_note(vault, "lint-links", lambda notes: link_findings(
             vault, notes=notes), subpaths=True), *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]

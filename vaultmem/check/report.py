@@ -11,8 +11,8 @@ from ..ignored import PATH as IGNORED
 from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
-from .by_note import findings_by_note
 from .linting import link_findings
+from .per_note import findings_per_note
 from .remembered import remembered, remembered_findings
 
 SHOWN_PROBLEMS = 10  # listed by scan; the rest are counted by kind
@@ -26,7 +26,7 @@ def scan_summary(vault: Vault) -> Json:
     counts = Tallies(*remembered(vault, "tallies", lambda: list(tallies(vault.index.store))))
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    issues = remembered_findings(vault, "scan-links", lambda: findings_by_note(
+    issues = remembered_findings(vault, "scan-links", lambda: findings_per_note(
         vault, "scan-links-by-note", lambda notes: link_findings(
             vault, suggest=False, subpaths=False, notes=notes), subpaths=False))
     link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.check import by_note, linting, report
+from vaultmem.check import linting, per_note, report
 from vaultmem.check.linting import lint
 from vaultmem.check.report import scan_summary
 from vaultmem.index import changes
@@ -42,7 +42,7 @@ def whole(root: Path) -> list[Finding]:
 def kept(root: Path) -> list[Finding]:
     """The link findings as ``lint`` gets them: kept ones brought up to date."""
     vault = Vault(root)
-    return by_note.findings_by_note(vault, "lint-links", lambda notes: linting.link_findings(
+    return per_note.findings_per_note(vault, "lint-links", lambda notes: linting.link_findings(
         vault, notes=notes), subpaths=True)
 
 

@@ -22,7 +22,7 @@ Check = Callable[[Collection[str] | None], Iterable[Finding]]  # of these notes 
 Rows = dict[str, list[tuple[Any, ...]]]  # each note's findings as stored
 
 
-def findings_by_note(vault: Vault, name: str, check: Check, *, subpaths: bool) -> list[Finding]:
+def findings_per_note(vault: Vault, name: str, check: Check, *, subpaths: bool) -> list[Finding]:
     """What ``check`` finds in every note, sorted by note, made again only for the notes
     changed since the last state it was kept for (``subpaths``: it checks subpath links)."""
     store, generation = vault.store, vault.index.generation  # scanned before the key is read
@@ -32,7 +32,7 @@ def findings_by_note(vault: Vault, name: str, check: Check, *, subpaths: bool) -
     kept = store.load_result(name, key)
     found = _brought_up_to_date(vault, kept, check, subpaths=subpaths)
     if found is None:
-        found = _by_note(check(None))
+        found = _grouped(check(None))
     if store.generation() == generation:  # else the rows read may be of a later state
         store.save_result(name, key, (generation, found))
     return [Finding(*row) for note in sorted(found) for row in found[note]]
@@ -53,11 +53,11 @@ def _brought_up_to_date(vault: Vault, kept: object, check: Check, *,
     if subpaths:
         again |= subpath_sources(store, changed.notes)
     found = {note: rows for note, rows in found.items() if note not in again}
-    found.update(_by_note(check(again)) if again else {})
+    found.update(_grouped(check(again)) if again else {})
     return found
 
 
-def _by_note(found: Iterable[Finding]) -> Rows:
+def _grouped(found: Iterable[Finding]) -> Rows:
     """Findings as stored rows, grouped by their (first) note."""
     rows: Rows = {}
     for finding in found:
