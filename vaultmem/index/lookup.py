@@ -135,11 +135,14 @@ class Standing(NamedTuple):
     date: str
 
 
-def notes_of_type(store: Store, kind: str) -> dict[str, Standing]:
-    """Status and date of every source note of type ``kind``, by id."""
+def notes_of_type(store: Store, kind: str, *,
+                  statuses: Iterable[str] | None = None) -> dict[str, Standing]:
+    """Status and date of every source note of type ``kind`` (of one of ``statuses`` only,
+    when given), by id."""
+    among = "" if statuses is None else f"AND status IN {IN_ARRAY} "
     return {note_id: Standing(status, date) for note_id, status, date in store.query(
-        f"SELECT id, status, date FROM notes WHERE type = ? AND NOT flags & {GENERATED} "
-        "ORDER BY id", (kind,))}
+        f"SELECT id, status, date FROM notes WHERE type = ? {among}AND NOT flags & {GENERATED} "
+        "ORDER BY id", (kind,) if statuses is None else (kind, array(statuses)))}
 
 
 def latest_of_type(store: Store, kind: str, count: int) -> list[tuple[str, str]]:
@@ -152,14 +155,16 @@ def latest_of_type(store: Store, kind: str, count: int) -> list[tuple[str, str]]
 
 def newest_date(store: Store) -> str:
     """The latest date of any source note ("" when none has one)."""
-    rows = store.query(f"SELECT MAX(date) FROM notes WHERE date != '' AND NOT flags & {GENERATED}")
-    return rows[0][0] or ""
+    rows = store.query(f"SELECT date FROM notes WHERE date != '' AND NOT flags & {GENERATED} "
+                       "ORDER BY date DESC LIMIT 1")  # read from the end of notes_by_date
+    return rows[0][0] if rows else ""
 
 
 def names_like(store: Store, query: str, *, every_below: int) -> list[Name]:
     """The titles and aliases worth comparing with ``query``: all of them in a vault of fewer
     than ``every_below`` notes, else those sharing a word's first three letters with it."""
-    count = store.query(f"SELECT COUNT(*) FROM notes WHERE NOT flags & {GENERATED}")[0][0]
+    count = store.query(f"SELECT COUNT(*) FROM (SELECT 1 FROM notes WHERE NOT flags & "
+                        f"{GENERATED} LIMIT ?)", (every_below,))[0][0]  # no more are counted
     if count < every_below:
         rows = store.query("SELECT DISTINCT note, name, alias FROM names")
     else:
@@ -213,6 +218,12 @@ def facts_where(store: Store, ids: Iterable[str], where: str,
             "ORDER BY rowid", (array(ids), *args)):
         found.setdefault(note, []).append(_fact(row))
     return found
+
+
+def entities_named(store: Store, attribute: str) -> set[str]:
+    """What the facts of ``attribute`` are about (their entities), anywhere in the vault."""
+    return {row[0] for row in store.query(
+        "SELECT DISTINCT entity FROM facts WHERE attribute = ?", (attribute,))}
 
 
 def facts_named(store: Store, attribute: str) -> list[tuple[str, RawFact]]:

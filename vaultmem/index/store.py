@@ -55,7 +55,8 @@ CREATE TABLE notes(path TEXT PRIMARY KEY, id TEXT NOT NULL, mtime_ns INTEGER NOT
     type TEXT NOT NULL, status TEXT NOT NULL, date TEXT NOT NULL, expires TEXT NOT NULL,
     tag_uses INTEGER NOT NULL, fields INTEGER NOT NULL, node BLOB NOT NULL) WITHOUT ROWID;
 CREATE INDEX notes_by_id ON notes(id);
-CREATE INDEX notes_by_type ON notes(type, date);
+CREATE INDEX notes_by_type ON notes(type, date, status, id, flags);  -- covers a type's reads
+CREATE INDEX notes_by_date ON notes(date, flags);
 CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, doc BLOB NOT NULL);
 CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX files_by_name ON files(name);
@@ -76,7 +77,7 @@ CREATE TABLE facts(note TEXT NOT NULL, attribute TEXT NOT NULL, value BLOB NOT N
     line INTEGER NOT NULL, kind TEXT NOT NULL, entity TEXT NOT NULL, valid_from TEXT NOT NULL,
     valid_until TEXT NOT NULL, confidence REAL, asserted TEXT NOT NULL);
 CREATE INDEX facts_by_note ON facts(note);
-CREATE INDEX facts_by_attribute ON facts(attribute);
+CREATE INDEX facts_by_attribute ON facts(attribute, entity);
 CREATE TABLE names(key TEXT NOT NULL, folded TEXT NOT NULL, name TEXT NOT NULL,
     note TEXT NOT NULL, alias INTEGER NOT NULL);
 CREATE INDEX names_by_key ON names(key);

@@ -29,7 +29,7 @@ from .gather import (
     kpi_items,
     line_items,
     now_items,
-    person_item,
+    person_items,
     recent_items,
 )
 
@@ -116,7 +116,7 @@ def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem
     """The people linked from the agent, the hits and the notes around them."""
     people = sorted(note_id for note_id, facets in facets_of(vault.store, near).items()
                     if facets.type == "person")
-    return [person_item(vault, person, 2.0) for person in people]
+    return person_items(vault, people, 2.0)
 
 
 def _cost(item: ContextItem, count: TokenCounter) -> int:

@@ -8,13 +8,14 @@ from dataclasses import asdict, dataclass, field
 
 from ..index.lookup import (
     StoredPassage,
+    entities_named,
     facts,
-    facts_named,
     latest_of_type,
     notes_of_type,
     passages,
 )
 from ..model import Json, Note
+from ..read.extract import RawFact
 from ..secrets import redact
 from ..text import tokens
 from ..vault import Vault
@@ -164,10 +165,10 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
 
 def decision_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem]:
     """Approved decisions nobody supersedes, newest first; those near the agent or query up."""
-    superseded = {fact.entity for _, fact in facts_named(vault.store, "supersedes")}
-    live = {note_id: meta for note_id, meta in notes_of_type(vault.store, "decision").items()
-            if meta.status in LIVE and note_id not in superseded
-            and note_id.rsplit("/", 1)[-1] not in superseded}
+    superseded = entities_named(vault.store, "supersedes")
+    live = {note_id: meta for note_id, meta in notes_of_type(vault.store, "decision",
+                                                             statuses=LIVE).items()
+            if note_id not in superseded and note_id.rsplit("/", 1)[-1] not in superseded}
     decisions = {i: live[i] for i in _likeliest(live, query, near,
                                                  lambda i: _recency(live[i].date))}
     stated = facts(vault.store, decisions)
@@ -219,24 +220,27 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
     return items
 
 
-def property_lines(vault: Vault, note_id: str, keys: tuple[str, ...]) -> list[int]:
-    """The file lines of a note's properties ``keys`` (from the index's facts)."""
-    stated = facts(vault.store, [note_id]).get(note_id, [])
-    return sorted({f.line for f in stated if f.attribute in keys and f.kind == "property"})
-
-
 PERSON_KEYS = ("role", "org", "timezone")
 
 
-def person_item(vault: Vault, note_id: str, score: float) -> ContextItem:
-    """A person in one line: name, role, organisation, timezone (a list's values joined)."""
-    note = vault.notes[note_id]
+def person_items(vault: Vault, people: list[str], score: float) -> list[ContextItem]:
+    """Each person in one line: name, role, organisation, timezone (a list's values joined),
+    cited by the lines of those properties."""
+    vault.index.notes.read(people)  # one batch of reads, not one per person
+    stated = facts(vault.store, people)
+    return [_person_item(vault.notes[person], stated.get(person, []), score)
+            for person in people]
+
+
+def _person_item(note: Note, stated: list[RawFact], score: float) -> ContextItem:
+    """One person's line (``stated``: the facts of the note)."""
     fm = note.frontmatter
     values = [fm[k] if isinstance(fm[k], list) else [fm[k]] for k in PERSON_KEYS if fm.get(k)]
-    facts = ", ".join(str(v) for listed in values for v in listed
-                      if v not in (None, "") and not isinstance(v, dict))
-    return ContextItem(note.id, "people", note.title + (f": {facts}" if facts else ""),
-                       f"[[{note.id}]]", score, property_lines(vault, note_id, PERSON_KEYS))
+    said = ", ".join(str(v) for listed in values for v in listed
+                     if v not in (None, "") and not isinstance(v, dict))
+    lines = sorted({f.line for f in stated if f.attribute in PERSON_KEYS and f.kind == "property"})
+    return ContextItem(note.id, "people", note.title + (f": {said}" if said else ""),
+                       f"[[{note.id}]]", score, lines)
 
 
 def recent_items(vault: Vault, days: int, query: set[str]) -> list[ContextItem]:

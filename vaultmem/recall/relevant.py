@@ -47,7 +47,7 @@ from ..index.lookup import (
     Facets,
     StoredPassage,
     facets,
-    facts_named,
+    facts_where,
     matching_passages,
     names_like,
     newest_date,
@@ -231,11 +231,11 @@ def _note_ranks(hits: list[PassageHit]) -> dict[str, float]:
 def _importance(vault: Vault, notes: dict[str, Facets]) -> dict[str, float]:
     """The ``importance`` (0..1) of the notes that state one as a number."""
     found: dict[str, float] = {}
-    for note_id, fact in facts_named(vault.store, "importance"):
-        if note_id in notes and isinstance(fact.value, int | float) \
-                and not isinstance(fact.value, bool):
-            value = float(fact.value)
-            found[note_id] = min(1.0, max(0.0, value / 10 if value > 1 else value))
+    for note_id, stated in facts_where(vault.store, notes, "attribute = 'importance'").items():
+        for fact in stated:  # the last number stated wins
+            if isinstance(fact.value, int | float) and not isinstance(fact.value, bool):
+                value = float(fact.value)
+                found[note_id] = min(1.0, max(0.0, value / 10 if value > 1 else value))
     return found
 
 
