@@ -10,7 +10,17 @@ import pytest
 
 from vaultmem.errors import ConfigError
 from vaultmem.index.doc import read_meta
-from vaultmem.index.lookup import facets, facts, named, names_like, passages
+from vaultmem.index.lookup import (
+    entities_named,
+    facets,
+    facts,
+    facts_named,
+    named,
+    names_like,
+    newest_date,
+    notes_of_type,
+    passages,
+)
 from vaultmem.index.rows import expires
 from vaultmem.recall.periods import Period, query_periods, spoken_days
 from vaultmem.recall.relevant import relevant_passages
@@ -35,6 +45,20 @@ def test_facets_facts_and_names_equal_the_parse(root: Path) -> None:
         for name in (note.title, *note.aliases):
             assert note_id in named(vault.store, name), (note_id, name)
     assert set(facets(vault.store, ["no/such note"])) == set()
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda path: path.name)
+def test_what_a_context_reads_of_every_note_equals_the_parse(root: Path) -> None:
+    vault = Vault(root, use_cache=False)
+    metas = {note_id: read_meta(vault.notes.entry(note_id)) for note_id in vault.notes}
+    live = {"approved", "active"}
+    assert notes_of_type(vault.store, "decision", statuses=live) == {
+        note_id: (meta.status, meta.date) for note_id, meta in sorted(metas.items())
+        if meta.type == "decision" and meta.status in live}
+    assert entities_named(vault.store, "supersedes") == {
+        fact.entity for _, fact in facts_named(vault.store, "supersedes")}
+    assert newest_date(vault.store) == max((m.date for m in metas.values() if m.date),
+                                           default="")
 
 
 def test_names_are_blocked_by_word_starts(tmp_path: Path) -> None:
