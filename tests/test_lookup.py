@@ -196,3 +196,22 @@ def test_a_label_ranks_below_what_it_names(tmp_path: Path) -> None:
     assert [(s.passage.text, s.passage.kind) for s in found] == [
         ("analytics of the sales funnel", "item"), ("weekly analytics digest", "item"),
         ("Analytics", "heading"), ("**Other Analytics**", "paragraph")]
+
+
+def test_a_line_of_links_ranks_below_what_it_names(tmp_path: Path) -> None:
+    bar = "![[Map.canvas|Map]]\n[[Fleeting]] | [[Literature|Literature notes]] | [[Permanent]]"
+    for name in ("Fleeting", "Literature", "Permanent"):  # each note opens with the same bar
+        (tmp_path / f"{name}.md").write_text(
+            f"{bar}\n\n## What they are\n\n{name} notes: how to keep them, what to write in "
+            "them.\n\n## Where\n\nIn their own folder, one note per idea.\n")
+    (tmp_path / "Map.canvas").write_text("{}")
+    (tmp_path / "Index.md").write_text("# Index\n\n- [[Literature]]\n- Literature notes, see "
+                                       "[[Literature]]\n")
+    found = [(s.passage.note, s.passage.text)
+             for s in relevant_passages(Vault(tmp_path), "literature notes", today=TODAY)]
+    assert found[:2] == [
+        ("Index", "Literature notes, see [[Literature]]"),
+        ("Literature", "Literature notes: how to keep them, what to write in them.")]
+    shown = bar.removeprefix("!")  # a canvas embed shows as its link
+    assert sorted(found[-4:]) == [("Fleeting", shown), ("Index", "[[Literature]]"),
+                                  ("Literature", shown), ("Permanent", shown)]

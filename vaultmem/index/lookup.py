@@ -244,6 +244,20 @@ def linked_from_lines(store: Store, spans: Iterable[tuple[str, int, int]]) -> se
     return set(facets(store, [row[0] for row in rows]))
 
 
+def link_raws(store: Store, spans: Iterable[tuple[str, int, int]]
+              ) -> dict[tuple[str, int, int], list[str]]:
+    """The links on the lines ``start`` to ``end`` of each (note id, start, end) of ``spans``,
+    as written, in order (spans without links left out)."""
+    wanted = json.dumps(sorted(set(spans)), ensure_ascii=False)
+    found: dict[tuple[str, int, int], list[str]] = {}
+    for note, start, end, raw in store.query(
+            "SELECT s.value ->> 0, s.value ->> 1, s.value ->> 2, l.raw FROM json_each(?) AS s "
+            "JOIN links AS l ON l.source = s.value ->> 0 AND l.line BETWEEN s.value ->> 1 AND "
+            "s.value ->> 2 ORDER BY l.rowid", (wanted,)):
+        found.setdefault((note, start, end), []).append(raw)
+    return found
+
+
 def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
     """(the source notes ``note_id`` links to, those linking to it), each sorted, itself left
     out."""

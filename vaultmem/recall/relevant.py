@@ -25,8 +25,9 @@ A passage's score, before it is scaled to the context's item scores:
   the like in its own text (see :mod:`.periods`);
 - plus ``IMPORTANCE`` times (importance - 0.5), for a note whose ``importance`` property is a
   number (0..1, or 1..10 read as tenths);
-- times ``LABEL_SHARE`` for a passage that only names what follows it (a heading with nothing
-  under it, a line of a few bold words): the passages after it still borrow its whole score,
+- times ``LABEL_SHARE`` for a passage that only names what is elsewhere (a heading with nothing
+  under it, a line of a few bold words, a line of links: :func:`~.labels.is_label`): the
+  passages after it still borrow its whole score,
   and it ranks below them, taking budget only once better passages are in;
 - then times a decay with its note's age, the ``age_weight`` setting at most (0.1), halving
   every ``age_half_life_days`` (180); neutral when the question names a time or the note has
@@ -48,12 +49,14 @@ from ..index.lookup import (
     StoredPassage,
     facets,
     facts_where,
+    link_raws,
     matching_passages,
     names_like,
     newest_date,
     passages_near,
 )
 from ..vault import Vault
+from .labels import is_label
 from .meaning import Near, near_text
 from .periods import Period, parse_day, query_periods, spoken_days
 from .search import BLOCKED_NAMES, by_note, note_score
@@ -69,9 +72,7 @@ NOTE_SHARE = 0.3
 ENTITY = 0.15
 IN_PERIOD = 0.5
 IMPORTANCE = 0.2
-LABEL_SHARE = 0.3  # of its score, for a passage that only names what follows (is_label)
-LABEL_WORDS = 4
-BOLD_LINE = re.compile(r"(\*\*|__)[^*_\n]+\1:?")
+LABEL_SHARE = 0.3  # of its score, for a passage that only names what is elsewhere (is_label)
 WORD = re.compile(r"\w+")
 MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
 
@@ -163,6 +164,7 @@ class _Weights:
         self.named_share = {entity: sum(_mentions(p.text, names) for p in near) / len(near)
                             for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
+        self.links = link_raws(vault.store, [(p.note, p.start, p.end) for p in near])
 
     def __call__(self, passage: StoredPassage, base: dict[tuple[str, int], float]) -> float:
         """The passage's score."""
@@ -182,15 +184,8 @@ class _Weights:
         if not self.periods and day is not None:
             age = max(0, (self.newest - day).days)
             score *= 1 - self.age_weight + self.age_weight * 0.5 ** (age / self.half_life)
-        return score * LABEL_SHARE if is_label(passage) else score
-
-
-def is_label(passage: StoredPassage) -> bool:
-    """True for a passage that only names what follows it: a heading with nothing under it, or
-    a line of at most ``LABEL_WORDS`` bold words (``**Other Analytics**``)."""
-    text = passage.text.strip()
-    return passage.kind == "heading" or (passage.kind == "paragraph" and len(text.split())
-                                          <= LABEL_WORDS and bool(BOLD_LINE.fullmatch(text)))
+        links = self.links.get((note, passage.start, passage.end), [])
+        return score * LABEL_SHARE if is_label(passage, links) else score
 
 
 def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
