@@ -5,11 +5,14 @@ r"""Context quality of vaultmem's ``build_context``, next to the best BM25 lines
         [--semantic [--weights 0.5] [--model PATH]]
 
 Measured: for each question, are ALL its evidence lines inside the context built for it?
-The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on two groups:
+The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on three groups:
 
 - ``sample_vault`` with the hand-labelled questions of ``queries/context_sample_vault.json``
   (``{"question", "kind", "agent", "evidence": [{"note", "line"}]}``; ``agent`` is the agent
   whose context it is, or null);
+- the real vaults of ``shared/corpora`` beside the checkout (skipped when absent), with the
+  questions of ``queries/context_corpora.json`` (the same fields and ``vault``, the folder),
+  written and labelled by reading the notes; pooled as one group;
 - ``--conversations`` conversation-log vaults made by ``gen_conversations.py`` (``--sessions``
   sessions between two people, one daily note per day with a session, one ``- [[Speaker]]: text
   ^id`` item per turn), with seeds ``--seed``, ``--seed`` + 1, ... (same exchanges and questions,
@@ -47,7 +50,7 @@ Also printed: the shares per kind of question at every budget; the median millis
 slowest of which is reported separately); the shares at budget 1000 by the age of the newest
 daily evidence note; where vaultmem's missing evidence lines were at budget 1000 (their note
 not in the context; or in it, the line 1-2 lines after a line it held, 1-2 before, or further
-away); and up to ``--failures`` questions vaultmem missed at budget 1000 (the two vault groups
+away); and up to ``--failures`` questions vaultmem missed at budget 1000 (the vault groups
 in turn; in a group first those the passage baseline had, its vaults in turn), with the missing
 lines, whether the baselines had them, and what the context held instead (each item's section,
 note, lines and the start of its text).
@@ -105,6 +108,8 @@ except ImportError:  # the API names it in context; it lives in budget
 
 SAMPLE = HERE.parent / "sample_vault"
 LABELS = HERE / "queries" / "context_sample_vault.json"
+CORPORA = Path(__file__).resolve().parents[2] / "shared/corpora"
+CORPORA_LABELS = HERE / "queries" / "context_corpora.json"  # questions labelled by reading them
 OUT = HERE / "out"
 MODEL = Path(__file__).resolve().parents[2] / "shared/models/all-MiniLM-L6-v2-onnx-int8"
 BUDGETS = (500, 1000, 2000)
@@ -301,7 +306,7 @@ def suites(sessions: int, seed: int, count: int) -> list[Suite]:
     """The sample vault and ``count`` freshly generated conversation vaults (seeds ``seed``,
     ``seed + 1``, ...), pooled as one group."""
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
-    out = [suite("sample_vault", "sample_vault", SAMPLE, labels)]
+    out = [suite("sample_vault", "sample_vault", SAMPLE, labels), *corpus_suites()]
     seeds = range(seed, seed + count)
     group = f"conversations ({count} x {sessions} sessions)"
     for each in seeds:
@@ -309,6 +314,19 @@ def suites(sessions: int, seed: int, count: int) -> list[Suite]:
         out.append(suite(root.name, group, root,
                          generate_conversations(root, sessions=sessions, seed=each)))
     return out
+
+
+def corpus_suites() -> list[Suite]:
+    """The real vaults beside the checkout (``shared/corpora``, read only) with the questions of
+    :data:`CORPORA_LABELS`, pooled as one group; none when the folder is not there."""
+    if not CORPORA.is_dir():
+        print(f"note: no {CORPORA}: the real vaults are left out", file=sys.stderr)
+        return []
+    rows = json.loads(CORPORA_LABELS.read_text(encoding="utf-8"))
+    names = sorted({row["vault"] for row in rows})
+    group = f"real vaults ({len(names)})"
+    return [suite(name, group, CORPORA / name, [row for row in rows if row["vault"] == name])
+            for name in names]
 
 
 def meaning_method(weight: float) -> str:

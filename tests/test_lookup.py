@@ -11,6 +11,7 @@ import pytest
 from vaultmem.errors import ConfigError
 from vaultmem.index.doc import read_meta
 from vaultmem.index.lookup import (
+    StoredPassage,
     entities_named,
     facets,
     facts,
@@ -22,6 +23,7 @@ from vaultmem.index.lookup import (
     passages,
 )
 from vaultmem.index.rows import expires
+from vaultmem.recall.labels import is_label
 from vaultmem.recall.periods import Period, query_periods, spoken_days
 from vaultmem.recall.relevant import relevant_passages
 from vaultmem.vault import Vault
@@ -215,3 +217,18 @@ def test_a_line_of_links_ranks_below_what_it_names(tmp_path: Path) -> None:
     shown = bar.removeprefix("!")  # a canvas embed shows as its link
     assert sorted(found[-4:]) == [("Fleeting", shown), ("Index", "[[Literature]]"),
                                   ("Literature", shown), ("Permanent", shown)]
+
+
+def test_a_short_line_ending_in_a_colon_ranks_below_what_it_introduces(tmp_path: Path) -> None:
+    (tmp_path / "Team.md").write_text(
+        "# Team\n\nOur rules:\n\n- one note holds one thought\n- every note is linked from "
+        "where it is used\n\nWe wrote the rules down in 2023, after a long argument about "
+        "notes:\n")
+    found = [s.passage.text for s in relevant_passages(Vault(tmp_path), "rules", today=TODAY)]
+    assert found == ["We wrote the rules down in 2023, after a long argument about notes:",
+                     "one note holds one thought", "every note is linked from where it is used",
+                     "Our rules:"]  # a sentence ending in a colon is no label
+    chinese = StoredPassage("N", 1, "paragraph", (), 3, 3, None,
+                            "当文档需要整合多个词条内容时, 使用引用语法:")
+    assert not is_label(chinese, [])
+    assert is_label(chinese._replace(text="更新内容\uff1a"), [])  # two CJK characters, one word
