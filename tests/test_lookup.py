@@ -31,6 +31,7 @@ from vaultmem.vault import Vault
 from .test_graph_index import VAULTS
 
 TODAY = dt.date(2026, 3, 20)
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault"
 
 
 @pytest.mark.parametrize("root", VAULTS, ids=lambda path: path.name)
@@ -217,6 +218,19 @@ def test_a_line_of_links_ranks_below_what_it_names(tmp_path: Path) -> None:
     shown = bar.removeprefix("!")  # a canvas embed shows as its link
     assert sorted(found[-4:]) == [("Fleeting", shown), ("Index", "[[Literature]]"),
                                   ("Literature", shown), ("Permanent", shown)]
+    for most in range(1, len(found) + 2):  # the best few are the first of all, labels or not
+        assert [(s.passage.note, s.passage.text) for s in relevant_passages(
+            Vault(tmp_path), "literature notes", today=TODAY, most=most)] == found[:most]
+
+
+@pytest.mark.parametrize("question", ["OCR accuracy", "who decided the pricing", "Lucy async",
+                                      "DataFlow pipeline status", "invoice inbox"])
+def test_the_most_best_passages_are_the_first_of_all(question: str) -> None:
+    vault = Vault(SAMPLE, use_cache=False)
+    every = relevant_passages(vault, question, today=TODAY)
+    assert len(every) > 8
+    for most in (1, 2, 5, 8, len(every)):
+        assert relevant_passages(vault, question, today=TODAY, most=most) == every[:most]
 
 
 def test_a_short_line_ending_in_a_colon_ranks_below_what_it_introduces(tmp_path: Path) -> None:

@@ -31,8 +31,8 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
         items += neighbour_items(vault, vault.notes[agent], set())
     if query:
         leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
-        found = relevant_passages(vault, query, today=today, leave_out=leave_out)
-        found = found[: max(8, int(budget * PASSAGES_PER_TOKEN))]
+        found = relevant_passages(vault, query, today=today, leave_out=leave_out,
+                                  most=max(8, int(budget * PASSAGES_PER_TOKEN)))
         items += [passage_item(scored) for scored in found]
         linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
                                                    f.passage.end) for f in found])

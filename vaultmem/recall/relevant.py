@@ -86,9 +86,10 @@ class Scored(NamedTuple):
 
 
 def relevant_passages(vault: Vault, question: str, *, today: dt.date,
-                      leave_out: frozenset[str] = frozenset()) -> list[Scored]:
-    """The passages that answer ``question``, best first (ties in note and file order); notes
-    among ``leave_out`` give none."""
+                      leave_out: frozenset[str] = frozenset(),
+                      most: int | None = None) -> list[Scored]:
+    """The passages that answer ``question`` (the ``most`` best, when given), best first (ties
+    in note and file order); notes among ``leave_out`` give none."""
     _ = vault.notes  # the index is current first
     hits = [h for h in matching_passages(vault.store, question, limit=CANDIDATES)
             if h.path[:-3] not in leave_out]
@@ -109,8 +110,31 @@ def relevant_passages(vault: Vault, question: str, *, today: dt.date,
     weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near)
     scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
               if p.note in notes and not _expired(notes[p.note], today)]
-    return sorted((s for s in scored if s.score > 0),
-                  key=lambda s: (-s.score, s.passage.note, s.passage.number))
+    return _best(vault, [s for s in scored if s.score > 0], most)
+
+
+def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
+    """``scored`` best first (the ``most`` best, when given) once each label keeps
+    ``LABEL_SHARE`` of its score. A label only loses score, so only the passages that can still
+    be among the ``most`` best are looked at (their links read from the index in batches)."""
+    waiting = sorted(scored, key=_order)
+    done: list[Scored] = []
+    while waiting:
+        if most is not None and len(done) >= most:
+            done.sort(key=_order)
+            if _order(done[most - 1]) < _order(waiting[0]):  # none waiting can pass it
+                break
+        batch, waiting = waiting[: most or len(waiting)], waiting[most or len(waiting):]
+        links = link_raws(vault.store, [(s.passage.note, s.passage.start, s.passage.end)
+                                        for s in batch])
+        done += [s._replace(score=s.score * LABEL_SHARE) if is_label(s.passage, links.get(
+            (s.passage.note, s.passage.start, s.passage.end), [])) else s for s in batch]
+    return sorted(done, key=_order)[:most]
+
+
+def _order(found: Scored) -> tuple[float, str, int]:
+    """Best first; ties in note and file order."""
+    return -found.score, found.passage.note, found.passage.number
 
 
 def _normalised(hits: list[PassageHit]) -> dict[tuple[str, int], float]:
@@ -164,10 +188,9 @@ class _Weights:
         self.named_share = {entity: sum(_mentions(p.text, names) for p in near) / len(near)
                             for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
-        self.links = link_raws(vault.store, [(p.note, p.start, p.end) for p in near])
 
     def __call__(self, passage: StoredPassage, base: dict[tuple[str, int], float]) -> float:
-        """The passage's score."""
+        """The passage's score (a label's share is taken later, by :func:`_best`)."""
         note, number = passage.note, passage.number
         score = base.get((note, number), 0.0) + BORROW * base.get((note, number - 1), 0.0) \
             + BORROW**2 * base.get((note, number - 2), 0.0)
@@ -184,8 +207,7 @@ class _Weights:
         if not self.periods and day is not None:
             age = max(0, (self.newest - day).days)
             score *= 1 - self.age_weight + self.age_weight * 0.5 ** (age / self.half_life)
-        links = self.links.get((note, passage.start, passage.end), [])
-        return score * LABEL_SHARE if is_label(passage, links) else score
+        return score  # a label's share is taken once the best passages are known (_best)
 
 
 def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
