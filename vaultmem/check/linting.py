@@ -85,9 +85,7 @@ def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
     alike looked up if ``suggest`` (aliases and names with other punctuation always are)."""
     store = vault.index.store
     hints = Suggester(vault, fuzzy=suggest)  # the cheap lookups tell a mistake from a plan
-    sources = problem_sources(store, subpaths=subpaths)
-    if notes is not None:
-        sources = [source for source in sources if source in notes]
+    sources = problem_sources(store, subpaths=subpaths) if notes is None else sorted(notes)
     for at in range(0, len(sources), CHECKED_TOGETHER):  # a large vault's links, a part at a time
         links = problem_links(store, subpaths=subpaths,
                               sources=sources[at : at + CHECKED_TOGETHER])
