@@ -226,3 +226,28 @@ def test_a_degree_left_stale_by_a_killed_scan_is_counted_by_the_reader(sample: P
         db.execute("UPDATE degrees SET degree = 999 WHERE node = ?", (lucy,))
         db.execute("INSERT INTO stale_degrees VALUES (?)", (lucy,))
     assert degrees(vault.store, {lucy}) == {lucy: whole_degrees(vault)[lucy]}
+
+
+def test_a_memo_of_node_attributes_gives_the_rows_it_saves_reading(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.index import graph_rows
+    from vaultmem.index.vocabulary import telling_terms
+
+    vault = Vault(sample)
+    _ = vault.notes
+    plain = graph_rows.star_rows(vault.store, "People/Lucy Tan")
+    known: graph_rows.NodeMemo = {}
+    assert graph_rows.star_rows(vault.store, "People/Lucy Tan", known=known) == plain
+    assert known["People/Lucy Tan"] == plain.notes["People/Lucy Tan"]
+    assert graph_rows.star_rows(vault.store, "People/Lucy Tan", known=known) == plain
+    monkeypatch.setattr(graph_rows, "MEMO_MOST", 5)  # a long-running server's memo is bounded
+    other = graph_rows.star_rows(vault.store, "Learnings/LEARNINGS")
+    assert graph_rows.star_rows(vault.store, "Learnings/LEARNINGS", known=known) == other
+    assert set(plain.notes) - set(other.notes)  # Lucy Tan's own neighbours are forgotten:
+    assert {node for node, attrs in known.items() if attrs} == set(other.notes)  # begun again
+    text = vault.note_text("People/Lucy Tan")
+    counts: dict[str, int] = {}
+    words = telling_terms(vault.store, text, count=12, most_share=1.0)
+    assert telling_terms(vault.store, text, count=12, most_share=1.0, known=counts) == words
+    assert telling_terms(vault.store, text, count=12, most_share=1.0, known=counts) == words
+    assert counts and all(count >= 0 for count in counts.values())

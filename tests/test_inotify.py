@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from vaultmem.index import scan as scan_module
 from vaultmem.live.inotify import VaultWatch
 from vaultmem.live.mcp_tools import Tools
+from vaultmem.recall.related import related_notes
 from vaultmem.vault import Vault
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
@@ -122,3 +124,17 @@ def test_calls_that_load_nothing_new_freeze_no_garbage(
         tools.related(note="Lucy Tan")
         tools.search(query="pricing")
     assert gc.get_freeze_count() <= frozen  # frozen objects may be freed; none are added
+
+
+@linux
+def test_what_a_server_remembers_between_calls_follows_the_files(sample: Path) -> None:
+    tools = Tools(Vault(sample))
+    first = json.loads(tools.related(note="Lucy Tan"))
+    assert any("same person [[Henrik Olsen]]" in r["reasons"] for r in first["results"])
+    tools.related(note="Priya Nair")  # the attributes of Henrik Olsen's node are remembered
+    henrik = sample / "People" / "Henrik Olsen.md"
+    henrik.write_text(henrik.read_text().replace("type: person", "type: lesson"))
+    after = json.loads(tools.related(note="Lucy Tan"))
+    assert not any("same person [[Henrik Olsen]]" in r["reasons"] for r in after["results"])
+    _, fresh = related_notes(Vault(sample), "Lucy Tan")
+    assert after["results"] == [item.to_dict() for item in fresh]

@@ -12,14 +12,8 @@ import hashlib
 import re
 from collections.abc import Collection, Iterator
 
-from ..index.graph_rows import (
-    Anchors,
-    anchors,
-    note_nodes,
-    note_paths,
-    problem_links,
-    problem_sources,
-)
+from ..index.graph_rows import note_nodes, note_paths
+from ..index.link_rows import Anchors, anchors, problem_links, problem_sources
 from ..index.lookup import facts, with_text
 from ..index.rows import LinkRow
 from ..index.tallies import unlinked

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from ..index.graph_rows import subpath_sources
+from ..index.link_rows import subpath_sources
 from ..index.store import folder_stamp
 from ..model import Finding
 from ..vault import Vault

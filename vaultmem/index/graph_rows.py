@@ -16,9 +16,20 @@ from .rows import LinkRow, missing_name
 from .sql import IN_ARRAY, array
 from .store import Store
 
-LINK_COLUMNS = "source, target, node, missing, ambiguous, kind, line, raw, subpath, embed"
-_BROKEN = "missing OR ambiguous"
-_PROBLEM = "missing OR ambiguous OR subpath != ''"
+EDGE_COLUMNS = "source, node, missing, kind, line"
+MEMO_MOST = 50_000  # node attributes a memo keeps before it starts again
+
+NodeMemo = dict[str, dict[str, Any] | None]  # node id -> attributes (None: not a source note)
+
+
+class EdgeRow(NamedTuple):
+    """One stored link, as much of it as its graph edge reads."""
+
+    source: str  # the linking note's id
+    node: str  # the node it reaches (when ``missing``, the name it lacks, lower-cased)
+    missing: bool
+    kind: str  # edge kind: body, embed, property:<key> or field:<key>
+    line: int
 
 
 class GraphRows(NamedTuple):
@@ -26,7 +37,7 @@ class GraphRows(NamedTuple):
 
     notes: dict[str, dict[str, Any]]  # source note id -> node attributes
     roles: dict[str, str]  # other linked file (attachment, template, ...) -> its role
-    links: list[LinkRow]  # every link of the notes in ``notes``, in order
+    links: list[EdgeRow]  # every link of the notes in ``notes``, in order
     labels: dict[str, str]  # missing name (lower-cased) -> the spelling the node is named by
     degrees: dict[str, int]  # node -> neighbours in the whole graph (parts only)
 
@@ -34,10 +45,9 @@ class GraphRows(NamedTuple):
 def whole_graph_rows(store: Store) -> GraphRows:
     """Every source note, its links, and the files they reach."""
     notes = note_nodes(store)
-    links = [_link(row) for row in store.query(
-        f"SELECT {LINK_COLUMNS} FROM links ORDER BY source, rowid")]
+    links = _edges(store, f"SELECT {EDGE_COLUMNS} FROM links ORDER BY source, rowid")
     return GraphRows(notes, _roles(store, {r.node for r in links if not r.missing} - notes.keys()),
-                     links, missing_labels(links), {})
+                     links, _labels_of_missing(store), {})
 
 
 def ball(store: Store, center: str, radius: int) -> set[str]:
@@ -65,33 +75,46 @@ def part_graph_rows(store: Store, nodes: set[str], also: Iterable[str] = (), *,
     notes = _note_attrs(store, everything)
     links = _links_between(store, nodes)
     other = {link.node for link in links if not link.missing} | (nodes - notes.keys())
-    labels = missing_labels(_links_to_missing(store, everything - notes.keys()))
+    labels = _labels_of_missing(store, {link.node for link in links if link.missing})
     roles = _roles(store, other - notes.keys() - labels.keys())
     return GraphRows(notes, roles, links, labels,
                      degrees(store, everything) if with_degrees else {})
 
 
-def star_rows(store: Store, center: str, also: Iterable[str] = ()) -> GraphRows:
+def star_rows(store: Store, center: str, also: Iterable[str] = (), *,
+              known: NodeMemo | None = None) -> GraphRows:
     """The rows of every link of ``center`` and of each node linked with it, either way (all
     that scoring by shared neighbours reads; not the links among the nodes farther out), plus
-    the notes ``also`` (attributes only), with every node's degree in the whole graph."""
+    the notes ``also`` (attributes only), with every node's degree in the whole graph; node
+    attributes already in ``known`` are not read again (and those read are added to it)."""
     middles = neighbours(store, {center}) | {center}
     links = _links_touching(store, middles)
     everything = {link.source for link in links} | {link.node for link in links} | middles
     everything |= set(also)
-    notes = _note_attrs(store, everything)
-    labels = missing_labels(_links_to_missing(store, everything - notes.keys()))
+    notes = _note_attrs(store, everything) if known is None else _remembered_attrs(
+        store, everything, known)
+    labels = _labels_of_missing(store, {link.node for link in links if link.missing})
     other = {link.node for link in links if not link.missing} | (middles - notes.keys())
     roles = _roles(store, other - notes.keys() - labels.keys())
     return GraphRows(notes, roles, links, labels, degrees(store, everything))
 
 
-def _links_touching(store: Store, nodes: set[str]) -> list[LinkRow]:
+def _remembered_attrs(store: Store, ids: set[str], known: NodeMemo) -> dict[str, dict[str, Any]]:
+    """:func:`_note_attrs` read through ``known`` (None: not a source note)."""
+    unknown = ids - known.keys()
+    if len(known) + len(unknown) > MEMO_MOST:  # a long-running process keeps a bounded memo
+        known.clear()
+        unknown = ids
+    read = _note_attrs(store, unknown)
+    known.update({node: read.get(node) for node in unknown})
+    return {node: attrs for node in ids if (attrs := known.get(node)) is not None}
+
+
+def _links_touching(store: Store, nodes: set[str]) -> list[EdgeRow]:
     """The links from or to any of ``nodes``, note by note, in order."""
-    return [_link(row) for row in store.query(
-        f"SELECT {LINK_COLUMNS} FROM links WHERE rowid IN (SELECT rowid FROM links WHERE "
-        f"source IN {IN_ARRAY} UNION SELECT rowid FROM links WHERE node IN {IN_ARRAY}) "
-        "ORDER BY source, rowid", (array(nodes), array(nodes)))]
+    return _edges(store, f"SELECT {EDGE_COLUMNS} FROM links WHERE rowid IN (SELECT rowid FROM "
+                  f"links WHERE source IN {IN_ARRAY} UNION SELECT rowid FROM links WHERE node "
+                  f"IN {IN_ARRAY}) ORDER BY source, rowid", (array(nodes), array(nodes)))
 
 
 def degrees(store: Store, nodes: set[str]) -> dict[str, int]:
@@ -121,75 +144,6 @@ def tag_members(store: Store, tags: Iterable[str], *, most: int) -> dict[str, li
         for tag in wanted if 0 < counts.get(tag, 0) <= most}
 
 
-class Reached(NamedTuple):
-    """Where one stored link goes, for a note read back from the index."""
-
-    target: str
-    resolved: str | None
-    ambiguous: bool
-
-
-def reached_links(store: Store, ids: list[str]) -> dict[str, list[Reached]]:
-    """Where the links of each note in ``ids`` go, in order (notes without links left out)."""
-    found: dict[str, list[Reached]] = {}
-    for source, target, node, missing, ambiguous in store.query(
-            f"SELECT source, target, node, missing, ambiguous FROM links WHERE source IN "
-            f"{IN_ARRAY} ORDER BY source, rowid", (array(ids),)):
-        found.setdefault(source, []).append(
-            Reached(target, None if missing else node, bool(ambiguous)))
-    return found
-
-
-def problem_links(store: Store, *, subpaths: bool = True,
-                  sources: list[str] | None = None) -> list[LinkRow]:
-    """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a
-    heading or block, note by note, in order: the links a check looks at (of the notes
-    ``sources`` only, when given)."""
-    wanted = _PROBLEM if subpaths else _BROKEN
-    if sources is None:
-        return [_link(row) for row in store.query(  # each condition is that of a partial index
-            f"SELECT {LINK_COLUMNS} FROM links WHERE {wanted} ORDER BY source, rowid")]
-    return [_link(row) for row in store.query(
-        f"SELECT {LINK_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND ({wanted}) "
-        "ORDER BY source, rowid", (array(sources),))]
-
-
-def problem_sources(store: Store, *, subpaths: bool = True) -> list[str]:
-    """The notes holding a link :func:`problem_links` returns, sorted."""
-    wanted = _PROBLEM if subpaths else _BROKEN
-    return [row[0] for row in store.query(
-        f"SELECT DISTINCT source FROM links WHERE {wanted} ORDER BY source")]
-
-
-def subpath_sources(store: Store, nodes: Iterable[str]) -> set[str]:
-    """The notes with a link to a heading or block of one of ``nodes``."""
-    return {row[0] for row in store.query(
-        f"SELECT DISTINCT source FROM links WHERE node IN {IN_ARRAY} AND subpath != ''",
-        (array(nodes),))}
-
-
-class Anchors(NamedTuple):
-    """What a link's ``#subpath`` can name in a note."""
-
-    headings: list[str]  # in order
-    blocks: set[str]
-
-
-def anchors(store: Store, ids: set[str]) -> dict[str, Anchors]:
-    """The headings and block ids of each source note among ``ids``."""
-    found = {note_id: Anchors([], set()) for (note_id,) in store.query(
-        f"SELECT id FROM notes WHERE NOT flags & {GENERATED} AND id IN {IN_ARRAY}",
-        (array(ids),))}
-    for note_id, block, text in store.query(
-            f"SELECT note, block, text FROM anchors WHERE note IN {IN_ARRAY} ORDER BY rowid",
-            (array(found),)):
-        if block:
-            found[note_id].blocks.add(text)
-        else:
-            found[note_id].headings.append(text)
-    return found
-
-
 def note_nodes(store: Store, ids: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Node attributes of the source notes (those among ``ids``), by id."""
     if ids is None:
@@ -211,19 +165,30 @@ def _note_attrs(store: Store, ids: set[str]) -> dict[str, dict[str, Any]]:
         (array(ids),))}
 
 
-def _links_between(store: Store, nodes: set[str]) -> list[LinkRow]:
+def _links_between(store: Store, nodes: set[str]) -> list[EdgeRow]:
     """The links from notes among ``nodes`` to nodes among them, note by note, in order."""
     # "+node": look up by source, then test node; probing every (source, node) pair is slower
-    return [_link(row) for row in store.query(
-        f"SELECT {LINK_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND +node IN {IN_ARRAY} "
-        "ORDER BY source, rowid", (array(nodes), array(nodes)))]
+    return _edges(store, f"SELECT {EDGE_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND "
+                  f"+node IN {IN_ARRAY} ORDER BY source, rowid", (array(nodes), array(nodes)))
 
 
-def _links_to_missing(store: Store, keys: set[str]) -> list[LinkRow]:
-    """Every link to the missing names among ``keys``."""
-    return [_link(row) for row in store.query(
-        f"SELECT {LINK_COLUMNS} FROM links WHERE missing AND node IN {IN_ARRAY}",
-        (array(keys),))]
+def _edges(store: Store, sql: str, args: tuple[Any, ...] = ()) -> list[EdgeRow]:
+    """The :class:`EdgeRow` of each row ``sql`` selects (:data:`EDGE_COLUMNS`)."""
+    return [EdgeRow(source, node, bool(missing), kind, line)
+            for source, node, missing, kind, line in store.query(sql, args)]
+
+
+def _labels_of_missing(store: Store, keys: set[str] | None = None) -> dict[str, str]:
+    """The node label of each missing name (among ``keys``), as :func:`missing_labels` gives
+    it from the spellings of every link to it."""
+    labels: dict[str, str] = {}
+    rows = store.query("SELECT node, target FROM links WHERE missing") if keys is None else \
+        store.query(f"SELECT node, target FROM links WHERE missing AND node IN {IN_ARRAY}",
+                    (array(keys),))
+    for node, target in rows:
+        name = missing_name(target)
+        labels[node] = min(labels.get(node, name), name)
+    return labels
 
 
 def missing_labels(links: Iterable[LinkRow]) -> dict[str, str]:
@@ -239,9 +204,3 @@ def missing_labels(links: Iterable[LinkRow]) -> dict[str, str]:
 def _roles(store: Store, ids: set[str]) -> dict[str, str]:
     """The role of each of ``ids`` that is a file of the vault (attachment, template, ...)."""
     return dict(store.query(f"SELECT id, role FROM files WHERE id IN {IN_ARRAY}", (array(ids),)))
-
-
-def _link(row: tuple[Any, ...]) -> LinkRow:
-    """A stored link row as a :class:`LinkRow`."""
-    return LinkRow(row[0], row[1], row[2], bool(row[3]), bool(row[4]), row[5], row[6], row[7],
-                   row[8], bool(row[9]))

@@ -12,7 +12,7 @@ from ..model import Note, Problem
 from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode
 from ..read.resolve import Resolver
 from ..read.walk import Listing
-from .graph_rows import Reached, reached_links
+from .link_rows import Reached, reached_links
 from .sql import IN_ARRAY, array
 from .store import Store
 from .unchanged import listing_digest

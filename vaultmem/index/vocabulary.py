@@ -11,6 +11,7 @@ from . import fts
 from .store import Store
 
 LOOKUPS = 40
+MEMO_MOST = 200_000  # passage counts a memo keeps before it starts again
 # The passages' index read as (term, passages holding it); made once per connection, in temp.
 VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_terms USING " \
     "fts5vocab(main, passages_fts, 'row')"
@@ -21,18 +22,21 @@ SCRATCH_TERMS = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.scratch_terms USING " \
     "fts5vocab(temp, scratch, 'instance')"
 
 
-def telling_terms(store: Store, text: str, *, count: int, most_share: float) -> list[str]:
+def telling_terms(store: Store, text: str, *, count: int, most_share: float,
+                  known: dict[str, int] | None = None, passages: int | None = None) -> list[str]:
     """The ``count`` index terms of ``text`` with the highest tf x idf over the vault's
     passages (best first, ties by term), leaving out those held by more than ``most_share`` of
     the passages, common English words and those of one character; only the ``LOOKUPS`` most
     frequent in ``text`` are weighed (counting the passages of a term walks its whole posting
-    list: the commonest words are never asked)."""
+    list: the commonest words are never asked, and the counts in ``known``, kept by a
+    long-running reader of one state of the index, are not counted again; nor ``passages``,
+    the vault's passage count, when given)."""
     with store.held() as db:
         counts = _terms_of(db, text)
         asked = sorted((t for t in counts if t not in fts.STOPWORDS and len(t) > 1),
                        key=lambda term: (-counts[term], term))[:LOOKUPS]
-        held = _passages_holding(db, asked)
-        total = passage_count(store) or 1
+        held = _passages_holding(db, asked, {} if known is None else known)
+        total = (passage_count(store) if passages is None else passages) or 1
     weighted = sorted(((counts[term] * math.log(1 + (total - df + 0.5) / (df + 0.5)), term)
                        for term, df in held.items() if df <= most_share * total),
                       key=lambda pair: (-pair[0], pair[1]))
@@ -53,13 +57,17 @@ def _terms_of(db: sqlite3.Connection, text: str) -> dict[str, int]:
     return dict(db.execute("SELECT term, COUNT(*) FROM temp.scratch_terms GROUP BY term"))
 
 
-def _passages_holding(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
-    """How many passages hold each of ``terms`` (those the vault has), one term at a time
-    (fts5vocab looks up ``term = ?``, but reads its whole vocabulary for ``IN``)."""
+def _passages_holding(db: sqlite3.Connection, terms: Iterable[str],
+                      known: dict[str, int]) -> dict[str, int]:
+    """How many passages hold each of ``terms`` (those the vault has: 0 is left out), one term
+    at a time (fts5vocab looks up ``term = ?``, but reads its whole vocabulary for ``IN``),
+    through and into ``known``."""
     db.execute(VOCABULARY)
-    found = {}
+    if len(known) > MEMO_MOST:
+        known.clear()
     for term in terms:
-        row = db.execute("SELECT doc FROM temp.passage_terms WHERE term = ?", (term,)).fetchone()
-        if row:
-            found[term] = row[0]
-    return found
+        if term not in known:
+            row = db.execute("SELECT doc FROM temp.passage_terms WHERE term = ?",
+                             (term,)).fetchone()
+            known[term] = row[0] if row else 0
+    return {term: known[term] for term in terms if known[term]}

@@ -57,7 +57,7 @@ def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
     >>> found = bridges(g, "A")
     >>> [(b.middle, round(b.score, 3)) for b in found["B"]]
     [('P', 1.443)]
-    >>> bridge_scores(g, "A", found)["B"][1]
+    >>> bridge_reasons(g, "A", "B", bridge_scores(found)["B"].best)
     ['both link [[P]]']
     """
     if note not in graph:
@@ -108,16 +108,27 @@ def _reason(graph: nx.DiGraph, note: str, other: str, bridge: Bridge) -> str:
     return text + (" (weak)" if bridge.weak else "")
 
 
-def bridge_scores(graph: nx.DiGraph, note: str,
-                  found: Mapping[str, list[Bridge]]) -> dict[str, tuple[float, list[str]]]:
-    """Each candidate's score from its :func:`bridges` and the reasons naming the strongest:
-    daily notes together add at most ``DAILY_MOST`` (many days mentioning both are still
-    days)."""
+class Scored(NamedTuple):
+    """A candidate's score from its bridges, and the strongest of them (for its reasons)."""
+
+    score: float
+    best: list[Bridge]
+
+
+def bridge_scores(found: Mapping[str, list[Bridge]]) -> dict[str, Scored]:
+    """Each candidate's score from its :func:`bridges` and the ``SHOWN`` strongest: daily
+    notes together add at most ``DAILY_MOST`` (many days mentioning both are still days)."""
     result = {}
     for other, items in found.items():
         weak = sum(b.score for b in items if b.weak)
         score = sum(b.score for b in items if not b.weak)
         score += DAILY_MOST * (1 - math.exp(-weak / DAILY_MOST))
-        best = sorted(items, key=lambda b: (-b.score, b.middle))[:SHOWN]
-        result[other] = (score, [_reason(graph, note, other, b) for b in best])
+        best = items if len(items) == 1 else sorted(items, key=lambda b: (-b.score, b.middle))
+        result[other] = Scored(score, best[:SHOWN])
     return result
+
+
+def bridge_reasons(graph: nx.DiGraph, note: str, other: str, best: list[Bridge]) -> list[str]:
+    """The reasons naming the bridges ``best`` between ``note`` and ``other`` (asked only of
+    the candidates shown: most never are)."""
+    return [_reason(graph, note, other, bridge) for bridge in best]

@@ -14,7 +14,7 @@ import networkx as nx
 
 from .. import clock
 from ..model import Json
-from .bridges import NOT_NOTES, PROPERTY_WEIGHT, bridge_scores, bridges
+from .bridges import NOT_NOTES, PROPERTY_WEIGHT, Bridge, bridge_reasons, bridge_scores, bridges
 
 if TYPE_CHECKING:
     from ..vault import Vault
@@ -74,9 +74,11 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
         raise ValueError("depth and limit must be 1 or more")
     undirected = graph.to_undirected(as_view=True)
     scores: dict[str, float] = defaultdict(float)
+    linked: dict[str, list[str]] = defaultdict(list)  # reasons are in this order
+    shared: dict[str, list[Bridge]] = {}
     reasons: dict[str, list[str]] = defaultdict(list)
-    _links(graph, note, scores, reasons)
-    _shared_neighbours(graph, note, scores, reasons)
+    _links(graph, note, scores, linked)
+    _shared_neighbours(graph, note, scores, shared)
     _farther(undirected, note, depth, scores)
     _tags(graph, note, set(text or ()), tagged, scores, reasons)
     _text(graph, note, text or {}, meaning or {}, scores, reasons)
@@ -84,7 +86,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     best = heapq.nsmallest(limit, ((-round(s, 4), n) for n, s in scores.items()
                                    if n != note and _eligible(graph, n)))
     return [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""), -s,
-                    reasons[n]) for s, n in best]
+                    linked[n] + bridge_reasons(graph, note, n, shared.get(n, [])) + reasons[n])
+            for s, n in best]
 
 
 def _eligible(graph: nx.DiGraph, node: str) -> bool:
@@ -105,11 +108,12 @@ def _links(graph: nx.DiGraph, note: str, scores: dict[str, float],
 
 
 def _shared_neighbours(graph: nx.DiGraph, note: str, scores: dict[str, float],
-                       reasons: dict[str, list[str]]) -> None:
-    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`)."""
-    for other, (score, why) in bridge_scores(graph, note, bridges(graph, note)).items():
+                       shared: dict[str, list[Bridge]]) -> None:
+    """Adamic-Adar over the notes both are linked with (see :mod:`.bridges`); the strongest
+    bridges of each candidate go to ``shared``, for its reasons."""
+    for other, (score, best) in bridge_scores(bridges(graph, note)).items():
         scores[other] += score
-        reasons[other] += why
+        shared[other] = best
 
 
 def _farther(undirected: nx.Graph, note: str, depth: int, scores: dict[str, float]) -> None:
@@ -172,6 +176,8 @@ def _recency(graph: nx.DiGraph, scores: dict[str, float], reasons: dict[str, lis
     """Candidates dated in the last 30 days rank a little higher."""
     for other in scores:
         date = graph.nodes[other].get("date")
+        if not date:
+            continue
         try:
             age = (today - dt.date.fromisoformat(str(date)[:10])).days
         except ValueError:
@@ -196,7 +202,8 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
     text = _fused(words, meaning, vault.config.semantic.search_weight)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     also = {*text, *(member for members in tagged.values() for member in members)}
-    graph = (two_hop_graph(vault.store, note.id, also=also) if depth <= 2 else
+    known = vault.derived.setdefault("node attributes", {})
+    graph = (two_hop_graph(vault.store, note.id, also=also, known=known) if depth <= 2 else
              ego_graph(vault.store, note.id, radius=depth, also=also))
     return note.id, related(graph, note.id, limit=limit, depth=depth, today=today, text=text,
                             tagged=tagged, meaning=meaning)

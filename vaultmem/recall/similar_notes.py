@@ -23,8 +23,12 @@ def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
     passages or more, words in over ``MOST_SHARE`` of them are left out), so a long note
     becomes a short, distinctive query."""
     _ = vault.notes  # the index is current first
-    share = MOST_SHARE if passage_count(vault.store) >= SMALL_VAULT else 1.0
-    words = telling_terms(vault.store, text, count=terms, most_share=share)
+    if "passages" not in vault.derived:
+        vault.derived["passages"] = passage_count(vault.store)
+    total = vault.derived["passages"]
+    share = MOST_SHARE if total >= SMALL_VAULT else 1.0
+    words = telling_terms(vault.store, text, count=terms, most_share=share, passages=total,
+                          known=vault.derived.setdefault("passages holding a term", {}))
     if not words:
         return {}
     found = by_note(matching_passages(vault.store, " ".join(words), limit=PASSAGES))

@@ -1,0 +1,91 @@
+"""The stored links a check or a note read back looks at: where each goes, those that may be
+broken, and the headings and block ids a link's ``#subpath`` can name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from ..read.record import GENERATED
+from .rows import LinkRow
+from .sql import IN_ARRAY, array
+from .store import Store
+
+LINK_COLUMNS = "source, target, node, missing, ambiguous, kind, line, raw, subpath, embed"
+_BROKEN = "missing OR ambiguous"
+_PROBLEM = "missing OR ambiguous OR subpath != ''"
+
+
+class Reached(NamedTuple):
+    """Where one stored link goes, for a note read back from the index."""
+
+    target: str
+    resolved: str | None
+    ambiguous: bool
+
+
+def reached_links(store: Store, ids: list[str]) -> dict[str, list[Reached]]:
+    """Where the links of each note in ``ids`` go, in order (notes without links left out)."""
+    found: dict[str, list[Reached]] = {}
+    for source, target, node, missing, ambiguous in store.query(
+            f"SELECT source, target, node, missing, ambiguous FROM links WHERE source IN "
+            f"{IN_ARRAY} ORDER BY source, rowid", (array(ids),)):
+        found.setdefault(source, []).append(
+            Reached(target, None if missing else node, bool(ambiguous)))
+    return found
+
+
+def problem_links(store: Store, *, subpaths: bool = True,
+                  sources: list[str] | None = None) -> list[LinkRow]:
+    """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a
+    heading or block, note by note, in order: the links a check looks at (of the notes
+    ``sources`` only, when given)."""
+    wanted = _PROBLEM if subpaths else _BROKEN
+    if sources is None:
+        return [_link(row) for row in store.query(  # each condition is that of a partial index
+            f"SELECT {LINK_COLUMNS} FROM links WHERE {wanted} ORDER BY source, rowid")]
+    return [_link(row) for row in store.query(
+        f"SELECT {LINK_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND ({wanted}) "
+        "ORDER BY source, rowid", (array(sources),))]
+
+
+def problem_sources(store: Store, *, subpaths: bool = True) -> list[str]:
+    """The notes holding a link :func:`problem_links` returns, sorted."""
+    wanted = _PROBLEM if subpaths else _BROKEN
+    return [row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE {wanted} ORDER BY source")]
+
+
+def subpath_sources(store: Store, nodes: Iterable[str]) -> set[str]:
+    """The notes with a link to a heading or block of one of ``nodes``."""
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE node IN {IN_ARRAY} AND subpath != ''",
+        (array(nodes),))}
+
+
+class Anchors(NamedTuple):
+    """What a link's ``#subpath`` can name in a note."""
+
+    headings: list[str]  # in order
+    blocks: set[str]
+
+
+def anchors(store: Store, ids: set[str]) -> dict[str, Anchors]:
+    """The headings and block ids of each source note among ``ids``."""
+    found = {note_id: Anchors([], set()) for (note_id,) in store.query(
+        f"SELECT id FROM notes WHERE NOT flags & {GENERATED} AND id IN {IN_ARRAY}",
+        (array(ids),))}
+    for note_id, block, text in store.query(
+            f"SELECT note, block, text FROM anchors WHERE note IN {IN_ARRAY} ORDER BY rowid",
+            (array(found),)):
+        if block:
+            found[note_id].blocks.add(text)
+        else:
+            found[note_id].headings.append(text)
+    return found
+
+
+def _link(row: tuple[Any, ...]) -> LinkRow:
+    """A stored link row as a :class:`LinkRow`."""
+    return LinkRow(row[0], row[1], row[2], bool(row[3]), bool(row[4]), row[5], row[6], row[7],
+                   row[8], bool(row[9]))
