@@ -179,25 +179,24 @@ def _edges(store: Store, sql: str, args: tuple[Any, ...] = ()) -> list[EdgeRow]:
 
 
 def _labels_of_missing(store: Store, keys: set[str] | None = None) -> dict[str, str]:
-    """The node label of each missing name (among ``keys``), as :func:`missing_labels` gives
-    it from the spellings of every link to it."""
-    labels: dict[str, str] = {}
+    """The node label of each missing name (among ``keys``), from every link to it."""
     rows = store.query("SELECT node, target FROM links WHERE missing") if keys is None else \
         store.query(f"SELECT node, target FROM links WHERE missing AND node IN {IN_ARRAY}",
                     (array(keys),))
-    for node, target in rows:
-        name = missing_name(target)
-        labels[node] = min(labels.get(node, name), name)
-    return labels
+    return _smallest_spellings(rows)
 
 
 def missing_labels(links: Iterable[LinkRow]) -> dict[str, str]:
     """Each missing name's node label: the smallest of the spellings links use."""
+    return _smallest_spellings((link.node, link.target) for link in links if link.missing)
+
+
+def _smallest_spellings(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each missing name's smallest spelling among (node, link target) pairs."""
     labels: dict[str, str] = {}
-    for link in links:
-        if link.missing:
-            name = missing_name(link.target)
-            labels[link.node] = min(labels.get(link.node, name), name)
+    for node, target in pairs:
+        name = missing_name(target)
+        labels[node] = min(labels.get(node, name), name)
     return labels
 
 
