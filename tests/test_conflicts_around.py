@@ -130,3 +130,31 @@ def test_a_generated_vaults_conflicts_around_each_note_equal_the_whole_vaults(
         tmp_path: Path) -> None:
     generate(300, tmp_path / "vault", seed=3)  # every kind planted, with look-alikes
     assert _assert_equal_around_every_note(tmp_path / "vault", TODAY) >= 10
+
+
+def test_what_a_reader_keeps_around_notes_follows_the_day_and_the_files(tmp_path: Path) -> None:
+    ring = {f"Lessons/S{i}.md": f'---\nstatus: {"active" if i in (1, 4) else "archived"}\n'
+            + (f'supersedes: "[[S{i % 5 + 1}]]"\n' if i != 3 else "") + "---\n"
+            for i in range(1, 6)}  # open at S3: S3 -> S4 is written later
+    notes = {**ring, "Facts/Old phone.md": '---\ntype: fact\nentity: "[[Ben]]"\n'
+             "attribute: phone\nvalue: 555\nvalid_until: 2026-06-01\n---\n",
+             "Agents/Bot.md": "---\ntype: agent\n---\nCall via [[Old phone]].\n"}
+    for name, text in notes.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    vault = Vault(tmp_path, use_cache=False)
+
+    def found(kept: Vault, note: str, day: dt.date) -> list[tuple[str, list[str]]]:
+        return [(f.kind, f.notes) for f in find_conflicts(
+            kept, kinds=LOCAL, today=day, touching={note}, least=0.0, quiet=False)]
+
+    assert found(vault, "Agents/Bot", dt.date(2026, 5, 1)) == []
+    assert found(vault, "Agents/Bot", dt.date(2026, 7, 1)) == [  # a later day, same reader
+        ("expired-used", ["Agents/Bot", "Facts/Old phone"])]
+    before = found(vault, "Lessons/S1", TODAY)
+    (tmp_path / "Lessons/S3.md").write_text('---\nstatus: archived\nsupersedes: "[[S4]]"\n---\n')
+    vault.refresh()  # what vaultmem does after it writes, and a server when files change
+    after = found(vault, "Lessons/S1", TODAY)
+    assert ("decision-conflict", ["Lessons/S1", "Lessons/S4"]) in after
+    assert after != before and after == found(Vault(tmp_path, use_cache=False), "Lessons/S1",
+                                              TODAY)

@@ -93,3 +93,15 @@ def test_a_note_that_failed_to_parse_is_tried_again_though_no_file_changed(
     assert again.index.stats.parsed == len(failed.notes) == 30
     assert not [p for p in again.index.problems if p.kind == "parse-error"]
     assert Vault(sample).index.stats.parsed == 0
+
+
+def test_equal_listings_have_one_digest_whatever_objects_they_share() -> None:
+    from vaultmem.index.unchanged import listing_digest
+    from vaultmem.read.walk import FileInfo, Listing
+
+    role = "".join(["sour", "ce"])  # equal to "source", another object
+    shared = Listing([FileInfo("a.md", 1, 2, "source", 3, 4), FileInfo("b.md", 1, 2, "source")])
+    apart = Listing([FileInfo("a.md", 1, 2, role, 3, 4), FileInfo("b.md", 1, 2, "".join(role))])
+    assert listing_digest(shared) == listing_digest(apart)
+    assert listing_digest(shared) != listing_digest(
+        Listing([FileInfo("a.md", 1, 2, "source", 3, 5), FileInfo("b.md", 1, 2, "source")]))

@@ -41,10 +41,11 @@ def documents_around(vault: Vault, notes: Iterable[str],
     metas = metas_of(store, notes)
     entities = set(metas) | _entities(vault, metas)
     metas |= metas_of(store, (entities | _topic_mates(vault, metas)
-                              | expired_by(store, today.isoformat())) - metas.keys())
+                              | _expired(vault, today)) - metas.keys())
     metas |= stating_metas(store, linking_any(store, entities) - metas.keys(),
                            attributes=SCOPE_KEYS, about_others=True)
-    metas |= stating_metas(store, superseding(store) - metas.keys(), attributes=RELATIONS)
+    metas |= {note_id: meta for note_id, meta in _superseding(vault).items()
+              if note_id not in metas}
     metas |= stating_metas(store, _entities(vault, metas, kind="relation") - metas.keys(),
                            attributes=RELATIONS)
     for note_id in sorted(entities & metas.keys()):  # their history dates the facts about them
@@ -64,9 +65,40 @@ def _entities(vault: Vault, metas: dict[str, Meta], *, kind: str | None = None) 
 
 def _topic_mates(vault: Vault, metas: dict[str, Meta]) -> set[str]:
     """The decisions whose ``topic`` is that of a decision among ``metas``."""
-    resolver = vault.index.resolver
-    stated = [(note_id, value_key(fact.value, note_id, resolver))
-              for note_id, fact in facts_named(vault.store, "topic") if fact.kind == "property"]
+    stated = _topics(vault)
     mine = {key for note_id, key in stated
             if note_id in metas and metas[note_id].type == "decision"}
     return {note_id for note_id, key in stated if key in mine}
+
+
+# What every call reads whatever the notes: kept per Vault (dropped with its index after any
+# change), so a long-running reader (mcp, watch) reads it once per state of the vault.
+
+def _topics(vault: Vault) -> list[tuple[str, str]]:
+    """(note id, value key) of every ``topic`` property in the vault."""
+    if "topics" not in vault.derived:
+        resolver = vault.index.resolver
+        vault.derived["topics"] = [(note_id, value_key(fact.value, note_id, resolver))
+                                   for note_id, fact in facts_named(vault.store, "topic")
+                                   if fact.kind == "property"]
+    found: list[tuple[str, str]] = vault.derived["topics"]
+    return found
+
+
+def _expired(vault: Vault, today: dt.date) -> set[str]:
+    """The fact notes whose fact stopped holding before ``today``."""
+    key = ("expired fact notes", today)
+    if key not in vault.derived:
+        vault.derived[key] = expired_by(vault.store, today.isoformat())
+    found: set[str] = vault.derived[key]
+    return found
+
+
+def _superseding(vault: Vault) -> dict[str, Meta]:
+    """The notes stating a supersede link, with those links only."""
+    if "superseding" not in vault.derived:
+        store = vault.store
+        vault.derived["superseding"] = stating_metas(store, superseding(store),
+                                                     attributes=RELATIONS)
+    found: dict[str, Meta] = vault.derived["superseding"]
+    return found

@@ -81,7 +81,7 @@ CLITIC = re.compile(r"(?<=\w)['\u2019](?:s|t|d|ll|m|re|ve)\b", re.IGNORECASE)  #
 JOINED = re.compile(r"\w+(?:[-./:]\w+)+")  # 2023-11-08, ocr-engine, v1.2
 SEARCH = """
 SELECT p.path, p.number, p.start_line, p.end_line, p.block_id, p.text, p.headings, -hit.bm25,
-       -hit.body
+       -hit.body, p.kind
 FROM (SELECT rowid, bm25(passages_fts, 1.0, ?) AS bm25, bm25(passages_fts, 1.0, 0.0) AS body
       FROM passages_fts WHERE passages_fts MATCH ? ORDER BY bm25 LIMIT ?) AS hit
 JOIN passages AS p ON p.id = hit.rowid
@@ -102,6 +102,7 @@ class PassageHit(NamedTuple):
     headings: tuple[str, ...]
     score: float
     body: float
+    kind: str  # list item, paragraph, table row...: see :mod:`vaultmem.read.passages`
 
 
 def create(db: sqlite3.Connection) -> None:
@@ -175,9 +176,20 @@ def candidates(db: sqlite3.Connection, query: str, *, limit: int = 200) -> list[
     if match is None or limit <= 0:
         return []
     rows = db.execute(SEARCH, (HEADS_WEIGHT, match, limit)).fetchall()
-    return [PassageHit(path, number, start, end, block_id, text, tuple(json.loads(heads)), score,
-                       body) for path, number, start, end, block_id, text, heads, score, body
-            in rows]
+    return [PassageHit(path, number, start, end, block_id, text, heading_path(heads), score,
+                       body, kind) for path, number, start, end, block_id, text, heads, score,
+            body, kind in rows]
+
+
+@functools.lru_cache(maxsize=4096)
+def heading_path(stored: str) -> tuple[str, ...]:
+    """A passage's headings as the table stores them (JSON), decoded once per distinct path:
+    the passages of a section share theirs.
+
+    >>> heading_path('["Plans", "Q3"]')
+    ('Plans', 'Q3')
+    """
+    return tuple(json.loads(stored))
 
 
 def search_form(text: str) -> str:

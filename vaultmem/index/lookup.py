@@ -271,7 +271,7 @@ def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
 def _stored_passage(row: tuple[Any, ...]) -> StoredPassage:
     """A row of :data:`PASSAGE_COLUMNS` as a :class:`StoredPassage`."""
     path, number, kind, heads, start, end, block, text = row
-    return StoredPassage(path[:-3], number, kind, tuple(json.loads(heads)), start, end, block,
+    return StoredPassage(path[:-3], number, kind, fts.heading_path(heads), start, end, block,
                          text)
 
 

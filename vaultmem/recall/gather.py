@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -83,7 +84,14 @@ def link_heading(text: str) -> str:
 
 def overlap(text: str, query: set[str]) -> float:
     """The share of the query's terms found in ``text``."""
-    return len(query & set(tokens(text))) / len(query) if query else 0.0
+    return len(query & _terms(text)) / len(query) if query else 0.0
+
+
+@functools.lru_cache(maxsize=16_384)
+def _terms(text: str) -> frozenset[str]:
+    """The search terms of ``text``, remembered: every context weighs the same titles (of
+    decisions, KPIs, people) again."""
+    return frozenset(tokens(text))
 
 
 def line_items(vault: Vault, note_id: str, section: str, query: set[str],

@@ -101,16 +101,28 @@ def relevant_passages(vault: Vault, question: str, *, today: dt.date,
     for key, value in (_feedback(vault, question, hits, base, leave_out) if weight else {}).items():
         if key in base:  # feedback reorders what the question found; it finds nothing new
             base[key] += weight * value
-    strong = {key for key, value in base.items() if value >= FOLLOW_FROM}
-    near = [p for p in passages_near(vault.store, base, before=0, after=FOLLOWERS)
-            if (p.note, p.number) in base
-            or any((p.note, p.number - step) in strong for step in range(1, FOLLOWERS + 1))]
+    near = _with_followers(vault, hits, meant, base)
     ids = {p.note for p in near}
     notes = facets(vault.store, ids)
     weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near)
     scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
               if p.note in notes and not _expired(notes[p.note], today)]
     return _best(vault, [s for s in scored if s.score > 0], most)
+
+
+def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
+                    base: dict[tuple[str, int], float]) -> list[StoredPassage]:
+    """The passages found and the ``FOLLOWERS`` after each strong one, by note path and number
+    (only the followers are read again: a hit holds its passage)."""
+    found = {(h.path[:-3], h.number): StoredPassage(h.path[:-3], h.number, h.kind, h.headings,
+                                                    h.start, h.end, h.block_id, h.text)
+             for h in hits}
+    found.update({(n.passage.note, n.passage.number): n.passage for n in meant})
+    after = {(note, number + step) for (note, number), value in base.items()
+             if value >= FOLLOW_FROM for step in range(1, FOLLOWERS + 1)} - found.keys()
+    found.update({(p.note, p.number): p for p in passages_near(vault.store, after, before=0,
+                                                                after=0)})
+    return sorted(found.values(), key=lambda p: (p.note + ".md", p.number))
 
 
 def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
@@ -185,7 +197,10 @@ class _Weights:
         self.ranks = ranks
         self.periods = query_periods(question, today)
         self.entities = named_in(vault, question)
-        self.named_share = {entity: sum(_mentions(p.text, names) for p in near) / len(near)
+        self.folded = {(p.note, p.number): _spaced_words(p.text) for p in near} \
+            if self.entities else {}
+        self.named_share = {entity: sum(_mentions(folded, names)
+                                        for folded in self.folded.values()) / len(near)
                             for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
 
@@ -199,7 +214,7 @@ class _Weights:
         score += NOTE_SHARE * self.ranks.get(note, 0.0)
         score += sum(ENTITY * (1 - self.named_share[entity])
                      for entity, names in self.entities.items()
-                     if note == entity or _mentions(passage.text, names))
+                     if note == entity or _mentions(self.folded[note, number], names))
         day = parse_day(self.notes[note].date)
         if self.periods and day is not None:
             score += IN_PERIOD * _in_period(passage.text, day, self.periods)
@@ -222,9 +237,9 @@ def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
     return found
 
 
-def _mentions(text: str, names: list[str]) -> bool:
-    """True when ``text`` holds one of ``names`` as whole words."""
-    folded = _spaced_words(text)
+def _mentions(folded: str, names: list[str]) -> bool:
+    """True when a text (``folded`` by :func:`_spaced_words`) holds one of ``names`` as whole
+    words."""
     return any(f" {name} " in folded for name in names)
 
 

@@ -133,7 +133,7 @@ def with_meaning(hits: list[PassageHit], near: list[Near], weight: float) -> lis
         p = found.passage
         key = (p.note, p.number)
         hit = fused.get(key) or PassageHit(p.note + ".md", p.number, p.start, p.end, p.block_id,
-                                           p.text, p.headings, 0.0, 0.0)
+                                           p.text, p.headings, 0.0, 0.0, p.kind)
         fused[key] = hit._replace(score=hit.score + weight * found.score,
                                   body=hit.body + weight * found.score)
     return list(fused.values())
