@@ -158,3 +158,20 @@ def test_what_a_reader_keeps_around_notes_follows_the_day_and_the_files(tmp_path
     assert ("decision-conflict", ["Lessons/S1", "Lessons/S4"]) in after
     assert after != before and after == found(Vault(tmp_path, use_cache=False), "Lessons/S1",
                                               TODAY)
+
+
+@pytest.mark.parametrize(("until", "day", "expired"), [
+    ("2026-06-01", "2026-06-01", False), ("2026-06-01", "2026-06-02", True),
+    ("2026-06-01T18:00", "2026-06-01", False), ("2026-06-01T18:00", "2026-06-02", True),
+    ("2026-05-31T23:59", "2026-06-01", True)])
+def test_a_fact_note_expires_the_day_after_its_valid_until(
+        tmp_path: Path, until: str, day: str, expired: bool) -> None:
+    from vaultmem.index.fact_rows import expired_by
+
+    (tmp_path / "Facts").mkdir()
+    (tmp_path / "Facts" / "Phone.md").write_text(
+        f'---\ntype: fact\nentity: "[[Ben]]"\nattribute: phone\nvalue: 555\n'
+        f'valid_until: "{until}"\n---\n')
+    vault = Vault(tmp_path, use_cache=False)
+    _ = vault.notes  # the index is read first
+    assert expired_by(vault.store, day) == ({"Facts/Phone"} if expired else set())

@@ -64,7 +64,9 @@ def superseding(store: Store) -> set[str]:
 
 
 def expired_by(store: Store, day: str) -> set[str]:
-    """The fact notes whose fact stopped holding before ``day`` (an ISO date)."""
+    """The fact notes whose fact stopped holding before ``day`` (an ISO date), read from the
+    index of expiring fact notes (a value that starts with ``day``, such as its time, is not
+    before it, as its date is not)."""
     return {row[0] for row in store.query(
-        "SELECT DISTINCT note FROM facts WHERE kind = 'fact-note' AND valid_until != '' "
-        "AND substr(valid_until, 1, 10) < ?", (day,))}
+        "SELECT note FROM facts WHERE kind = 'fact-note' AND valid_until != '' "
+        "AND valid_until < ?", (day,))}  # not DISTINCT: that would walk every fact by note

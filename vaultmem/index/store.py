@@ -30,7 +30,7 @@ from ..read.resolve import Resolver
 from . import changes, degrees, fts, update
 from .sql import IN_ARRAY, array, start_over, transaction, tuned
 
-SCHEMA = 8
+SCHEMA = 9
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -78,6 +78,7 @@ CREATE TABLE facts(note TEXT NOT NULL, attribute TEXT NOT NULL, value BLOB NOT N
     valid_until TEXT NOT NULL, confidence REAL, asserted TEXT NOT NULL);
 CREATE INDEX facts_by_note ON facts(note);
 CREATE INDEX facts_by_attribute ON facts(attribute, entity);
+CREATE INDEX facts_expiring ON facts(valid_until) WHERE kind = 'fact-note' AND valid_until != '';
 CREATE TABLE names(key TEXT NOT NULL, folded TEXT NOT NULL, name TEXT NOT NULL,
     note TEXT NOT NULL, alias INTEGER NOT NULL);
 CREATE INDEX names_by_key ON names(key);
