@@ -4,7 +4,8 @@ instead of the whole vault's facts."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from ..index.doc import Meta, read_meta
 from ..index.fact_rows import (
@@ -22,6 +23,7 @@ from .winners import SCOPE_KEYS
 
 # Conflicts of these kinds can be found from the notes around the ones they touch; duplicates,
 # alias clashes and sync copies compare a note with every other and need the whole vault.
+T = TypeVar("T")
 LOCAL_KINDS = frozenset({"fact-conflict", "decision-conflict", "superseded-active",
                          "expired-used"})
 
@@ -74,31 +76,29 @@ def _topic_mates(vault: Vault, metas: dict[str, Meta]) -> set[str]:
 # What every call reads whatever the notes: kept per Vault (dropped with its index after any
 # change), so a long-running reader (mcp, watch) reads it once per state of the vault.
 
+def _kept(vault: Vault, key: object, make: Callable[[], T]) -> T:
+    """``make()``, made once per reading of the vault (see :attr:`Vault.derived`)."""
+    if key not in vault.derived:
+        vault.derived[key] = make()
+    found: T = vault.derived[key]
+    return found
+
+
 def _topics(vault: Vault) -> list[tuple[str, str]]:
     """(note id, value key) of every ``topic`` property in the vault."""
-    if "topics" not in vault.derived:
-        resolver = vault.index.resolver
-        vault.derived["topics"] = [(note_id, value_key(fact.value, note_id, resolver))
-                                   for note_id, fact in facts_named(vault.store, "topic")
-                                   if fact.kind == "property"]
-    found: list[tuple[str, str]] = vault.derived["topics"]
-    return found
+    resolver = vault.index.resolver
+    return _kept(vault, "topics", lambda: [
+        (note_id, value_key(fact.value, note_id, resolver))
+        for note_id, fact in facts_named(vault.store, "topic") if fact.kind == "property"])
 
 
 def _expired(vault: Vault, today: dt.date) -> set[str]:
     """The fact notes whose fact stopped holding before ``today``."""
-    key = ("expired fact notes", today)
-    if key not in vault.derived:
-        vault.derived[key] = expired_by(vault.store, today.isoformat())
-    found: set[str] = vault.derived[key]
-    return found
+    return _kept(vault, ("expired fact notes", today),
+                 lambda: expired_by(vault.store, today.isoformat()))
 
 
 def _superseding(vault: Vault) -> dict[str, Meta]:
     """The notes stating a supersede link, with those links only."""
-    if "superseding" not in vault.derived:
-        store = vault.store
-        vault.derived["superseding"] = stating_metas(store, superseding(store),
-                                                     attributes=RELATIONS)
-    found: dict[str, Meta] = vault.derived["superseding"]
-    return found
+    return _kept(vault, "superseding", lambda: stating_metas(
+        vault.store, superseding(vault.store), attributes=RELATIONS))
