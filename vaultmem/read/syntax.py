@@ -11,7 +11,7 @@ import re
 
 from markdown_it import MarkdownIt
 from markdown_it.ruler import RuleOptionsType
-from markdown_it.rules_block import StateBlock, blockquote, list_block, paragraph
+from markdown_it.rules_block import StateBlock, blockquote, list_block, paragraph, reference
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import image, link
 
@@ -34,6 +34,7 @@ def obsidian_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("table", "hidden_block", hidden_block, alt)
     md.block.ruler.before("table", "too_deep", too_deep)
     md.block.ruler.disable("html_block")
+    md.block.ruler.at("reference", not_a_footnote)
     md.core.ruler.at("inline", inline_when_needed)
 
 
@@ -80,6 +81,15 @@ def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         state.line = min(last + 1, end)
         state.push(kind, "", 0).map = [start, state.line]
     return True
+
+
+def not_a_footnote(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's link reference definition, except ``[^label]:``, which Obsidian always
+    reads as a footnote (``[^1]:文本`` would otherwise define a link to ``文本``)."""
+    first_at = state.bMarks[start] + state.tShift[start]
+    if state.src.startswith("[^", first_at):
+        return False
+    return reference(state, start, end, silent)
 
 
 def too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
