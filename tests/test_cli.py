@@ -239,6 +239,20 @@ def test_an_ambiguous_link_is_reported_only_when_it_may_reach_another_note(
         ("ambiguous-link", ["Overview"])]
 
 
+def test_a_link_that_resolves_to_its_own_note_among_namesakes_is_reported(
+        tmp_path: Path) -> None:
+    for name, text in (("Plugins/Catppuccin.md", "A theme by [[catppuccin]].\n"),
+                       ("Authors/catppuccin.md", "Makes themes.\n"),
+                       ("Plugins/Minimal.md", "See [[Minimal#Use]], [[Plugins/Minimal]].\n")):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
+    assert [(f["notes"], f["line"], f["suggestion"]) for f in found
+            if f["kind"] == "ambiguous-link"] == [
+        (["Plugins/Catppuccin"], 1, "write the full path of the note meant: "
+                                    "[[Authors/catppuccin]]")]
+
+
 def test_heading_links_match_as_obsidian_and_github_read_them(tmp_path: Path) -> None:
     (tmp_path / "Guide.md").write_text("# What is `vaultmem`?\n## Ribbon Commands\nx\n")
     (tmp_path / "README.md").write_text(
@@ -307,3 +321,18 @@ def test_scan_and_lint_agree_on_what_is_a_broken_link(tmp_path: Path) -> None:
         "Home.md:1: [[Real Analysis]] does not resolve", "Home.md:1: [[bobby]] does not resolve"]
     assert scanned["unsure"] == {"unwritten-link": 1}  # lint also counts unsure orphans
     assert linted["unsure"]["unwritten-link"] == 1
+
+
+def test_a_link_to_no_note_is_shown_in_a_vault_whose_links_all_resolve_but_few(
+        tmp_path: Path) -> None:
+    for i in range(120):  # 1,044 links to written notes, as a docs vault keeps them
+        links = " ".join(f"[[Page {j}]]" for j in range(i + 1, min(i + 10, 120)))
+        (tmp_path / f"Page {i}.md").write_text(f"# Page {i}\n\nSee {links}.\n")
+    (tmp_path / "Page 5.md").write_text("# Page 5\n\nAlso [[Renamed Page]].\n")
+    shown = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
+    assert [(f["kind"], f["notes"], f["line"], f["confidence"]) for f in shown] == [
+        ("unwritten-link", ["Page 5"], 3, 0.6)]
+    assert json.loads(run(tmp_path, "scan", "--json")[1])["problems"][0]["line"] == 3
+    for i in range(40):  # a vault that links many notes nobody wrote plans them that way
+        (tmp_path / f"Plan {i}.md").write_text(f"[[Idea {i}]]\n")
+    assert json.loads(run(tmp_path, "lint", "--json")[1])["findings"] == []

@@ -325,3 +325,27 @@ def test_an_empty_field_states_nothing(tmp_path: Path) -> None:
     (tmp_path / "Note.md").write_text("---\nquestion: What is a note?\n---\n- question::\n")
     assert find_conflicts(Vault(tmp_path, use_cache=False), kinds=("fact-conflict",),
                           today=TODAY, least=0.0) == []
+
+
+def test_two_lessons_of_one_pattern_key_and_agent_are_one_lesson_recorded_twice(
+        tmp_path: Path) -> None:
+    lessons = {  # name: (agent, pattern key, status)
+        "Rafael - Deskew": ("[[Rafael]]", "ocr.deskew", "confirmed"),
+        "Rafael - Straighten pages": ("[[Agents/Rafael]]", " OCR.Deskew", "observing"),
+        "Scout - Deskew": ("[[Scout]]", "ocr.deskew", "active"),  # another agent's own lesson
+        "Old - Deskew": ("[[Rafael]]", "ocr.deskew", "superseded"),  # no longer live
+        "Crop first": ("", "ocr.crop", "active"), "Crop before": ("", "ocr.crop", "active"),
+    }
+    for name in ("Rafael", "Scout"):
+        (tmp_path / "Agents").mkdir(exist_ok=True)
+        (tmp_path / "Agents" / f"{name}.md").write_text("---\ntype: agent\n---\n")
+    (tmp_path / "Lessons").mkdir()
+    for name, (agent, key, status) in lessons.items():
+        who = f'agent: "{agent}"\n' if agent else ""
+        (tmp_path / "Lessons" / f"{name}.md").write_text(
+            f"---\ntype: lesson\n{who}pattern_key: \"{key}\"\nstatus: {status}\n---\nRule.\n")
+    found = find_conflicts(Vault(tmp_path), kinds=("duplicate",), today=TODAY)
+    assert [(f.notes, f.confidence) for f in found] == [
+        (["Lessons/Crop before", "Lessons/Crop first"], 0.9),
+        (["Lessons/Rafael - Deskew", "Lessons/Rafael - Straighten pages"], 0.9)]
+    assert "pattern key 'ocr.deskew' for the same agent" in found[1].message

@@ -20,13 +20,13 @@ if TYPE_CHECKING:
     import networkx as nx
 from .index.doc import Meta
 from .index.fact_shards import documents, load_facts
+from .index.link_rows import notes_named
 from .index.lookup import every_name, named
 from .index.notes import Index
 from .index.parsing import Progress
-from .index.rows import ATTACHMENT
 from .index.scan import scan
 from .index.store import Store
-from .read.resolve import Resolver, link_name
+from .read.resolve import Resolver
 
 
 class Vault:
@@ -117,9 +117,7 @@ class Vault:
     def _linked_as(self, wanted: str) -> str | None:
         """The note a link to ``wanted`` reaches: resolved among the notes of that file name
         only (no other file can change where such a link goes)."""
-        named = [row[0] for row in self.index.store.query(
-            "SELECT id FROM files WHERE name = ? AND role != ?", (link_name(wanted), ATTACHMENT))]
-        return Resolver(named, []).resolve(wanted, "")[0]
+        return Resolver(notes_named(self.index.store, wanted), []).resolve(wanted, "")[0]
 
     def note_text(self, note_id: str) -> str:
         """A source note's text as it was read (from the parse cache, no file access)."""

@@ -105,13 +105,21 @@ def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
               memo: dict[str, list[Finding]] | None) -> list[Finding]:
     """The findings of ``kinds`` that compare notes with each other: duplicates, alias
     clashes, sync copies."""
-    from .duplicates import duplicate_findings, mixed_versions, sync_copies  # loads rapidfuzz
+    from .duplicates import (  # loads rapidfuzz
+        duplicate_findings,
+        mixed_versions,
+        same_lessons,
+        sync_copies,
+    )
 
     found: list[Finding] = []
     if "duplicate" in kinds or "alias-clash" in kinds:
         found += [f for f in duplicate_findings(
             ledger.metas, vault.note_text, lambda i: vault.notes[i].frontmatter, memo)
                   if f.kind in kinds]
+    if "duplicate" in kinds:
+        resolver = vault.index.resolver
+        found += same_lessons(ledger.metas, lambda value, note: value_key(value, note, resolver))
     if "sync-copy" in kinds:
         found += sync_copies(vault.index.other) + mixed_versions(vault)
     return found

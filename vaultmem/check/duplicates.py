@@ -24,6 +24,7 @@ from ..read.sync import copy_of
 from ..similar_names import other_words, same_but_numbers
 from ..text import tokens
 from ..vault import Vault
+from .current_facts import INACTIVE
 
 SIMILAR = 92
 SHORT = 5
@@ -202,6 +203,30 @@ def _clash(alias: str, everyone: list[str], titled: bool) -> Finding:
         + f"; {reason}",
         "keep the alias on one note; links by alias never resolve in Obsidian anyway",
         None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason)
+
+
+def same_lessons(metas: dict[str, Meta], key_of: Callable[[object, str], str]) -> list[Finding]:
+    """Live lessons of one agent (or of none) carrying the same ``pattern_key``: the learning
+    loop keeps one lesson per key and agent, so two are one lesson recorded twice, their counts
+    split (``key_of``: a property value as compared, from the note holding it)."""
+    held: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for note_id, meta in metas.items():
+        props = {f.attribute.casefold(): f.value for f in meta.facts if f.kind == "property"}
+        key = key_of(props.get("pattern_key") or "", note_id)
+        if meta.type == "lesson" and key and meta.status not in INACTIVE:
+            held[key, key_of(props.get("agent") or "", note_id)].append(note_id)
+    return [_same_lesson(key, sorted(ids)) for (key, _), ids in sorted(held.items())
+            if len(ids) > 1]
+
+
+def _same_lesson(key: str, ids: list[str]) -> Finding:
+    """One lesson recorded twice."""
+    links = [f"[[{i}]]" for i in ids]
+    return Finding(_id("duplicate", "lesson", *ids), "duplicate", ids,
+                   f"{' and '.join(links)} are one lesson recorded twice: both carry the "
+                   f"pattern key {key!r} for the same agent, so its count is split",
+                   "merge them into one lesson (add up their counts), or give one another key",
+                   None, "ask the user", None, links, 0.9, "one pattern key, one agent")
 
 
 def sync_copies(other: dict[str, str]) -> list[Finding]:

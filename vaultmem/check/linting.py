@@ -8,15 +8,16 @@ like name or shows nothing where it embeds is a mistake. ``lint`` leaves out the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Collection, Iterator
 
 from ..index.graph_rows import note_nodes, note_paths
-from ..index.link_rows import Anchors, anchors, problem_links, problem_sources
+from ..index.link_rows import Anchors, anchors, notes_named, problem_links, problem_sources
 from ..index.lookup import facts, with_text
 from ..index.rows import LinkRow
-from ..index.tallies import unlinked
+from ..index.tallies import Tallies, tallies, unlinked
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
@@ -29,6 +30,11 @@ KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "
 SURE, UNSURE = 0.9, 0.3
 CHECKED_TOGETHER = 2000  # notes whose links are read and checked at once (bounds the memory)
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
+# A vault whose links almost all resolve (a docs vault kept free of broken links) plans no notes
+# by linking them: there a link to no note is a mistake. Judged only on enough links: a small
+# vault's one planned note says nothing of its habits.
+COMPLETE_SHARE, COMPLETE_LINKS = 0.03, 1000
+MISTAKE = 0.6
 ARCHIVES = {"archive", "archives", "archived"}
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
@@ -48,14 +54,31 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
     """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
     ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
     found = remembered_findings(vault, "lint", lambda: [
-        *file_problems(vault), *findings_per_note(vault, "lint-links", lambda notes: link_findings(
-            vault, notes=notes), subpaths=True), *orphan_findings(vault)])
+        *file_problems(vault), *unwritten_judged(findings_per_note(
+            vault, "lint-links", lambda notes: link_findings(vault, notes=notes), subpaths=True),
+            tallies(vault.store)), *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]
     ignored = vault.ignored
     return sorted((f for f in found if f.confidence >= least
                    and not (quiet and ignored.quiets(f.id, f.kind, f.notes))),
                   key=lambda f: (f.notes[0], f.line or 0, f.kind, f.message))
+
+
+def unwritten_judged(found: list[Finding], counts: Tallies) -> list[Finding]:
+    """``found`` with its links to unwritten notes made sure enough to show when the vault
+    (``counts``) links almost nothing unwritten: judged over the whole vault, not note by note.
+    """
+    unwritten = sum(f.kind == "unwritten-link" for f in found)
+    if not unwritten:
+        return found
+    written = counts.links - counts.embeds
+    if written < COMPLETE_LINKS or unwritten > COMPLETE_SHARE * written:
+        return found
+    reason = (f"only {unwritten} of this vault's {written} links reach no note: here one is "
+              "more likely a mistake than a note to write later")
+    return [dataclasses.replace(f, confidence=MISTAKE, reason=reason)
+            if f.kind == "unwritten-link" else f for f in found]
 
 
 def file_problems(vault: Vault) -> Iterator[Finding]:
@@ -87,8 +110,22 @@ def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
         named = anchors(store, {link.node for link in links if link.subpath})
         keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
         for link in links:
+            if link.ambiguous and link.node == link.source:
+                yield _to_itself(paths[link.source], link, notes_named(store, link.target))
             yield from _check_link(paths[link.source], link, named, hints, keys)
     hints.keep()
+
+
+def _to_itself(path: str, link: LinkRow, namesakes: list[str]) -> Finding:
+    """A link naming a file that several notes share and resolving to its own note (the
+    one in its folder): written for a namesake elsewhere (``[[catppuccin]]`` in the theme's
+    page ``Catppuccin``, for its author's note), as nobody links a note to itself by name."""
+    others = [n for n in namesakes if n != link.source]
+    return finding("ambiguous-link", link.source, link.line,
+                   f"{path}:{link.line}: {link.raw} goes to this note itself, not to "
+                   + " or ".join(f"[[{n}]]" for n in others[:3]) + " of the same name",
+                   f"write the full path of the note meant: [[{others[0]}]]" if others else
+                   "write the full path of the note meant", link.raw, "itself")
 
 
 def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Suggester,

@@ -11,7 +11,7 @@ from ..ignored import PATH as IGNORED
 from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding, Json, Note
 from ..vault import Vault
-from .linting import link_findings
+from .linting import link_findings, unwritten_judged
 from .per_note import findings_per_note
 from .remembered import remembered, remembered_findings
 
@@ -26,9 +26,9 @@ def scan_summary(vault: Vault) -> Json:
     counts = Tallies(*remembered(vault, "tallies", lambda: list(tallies(vault.index.store))))
     stats = vault.index.stats
     problems = [_problem(p) for p in vault.index.problems]
-    issues = remembered_findings(vault, "scan-links", lambda: findings_per_note(
+    issues = remembered_findings(vault, "scan-links", lambda: unwritten_judged(findings_per_note(
         vault, "scan-links-by-note", lambda notes: link_findings(
-            vault, suggest=False, subpaths=False, notes=notes), subpaths=False))
+            vault, suggest=False, subpaths=False, notes=notes), subpaths=False), counts))
     link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]
     return {
         "vault": str(vault.root),

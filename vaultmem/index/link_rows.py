@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..read.record import GENERATED
-from .rows import LinkRow
+from ..read.resolve import link_name
+from .rows import ATTACHMENT, LinkRow
 from .sql import IN_ARRAY, array
 from .store import Store
 
@@ -61,6 +62,14 @@ def subpath_sources(store: Store, nodes: Iterable[str]) -> set[str]:
     return {row[0] for row in store.query(
         f"SELECT DISTINCT source FROM links WHERE node IN {IN_ARRAY} AND subpath != ''",
         (array(nodes),))}
+
+
+def notes_named(store: Store, target: str) -> list[str]:
+    """Ids of the notes a link to ``target`` may reach by its file name (attachments aside),
+    sorted: the candidates among which resolution picks one."""
+    return [row[0] for row in store.query(
+        "SELECT id FROM files WHERE name = ? AND role != ? ORDER BY id",
+        (link_name(target), ATTACHMENT))]
 
 
 class Anchors(NamedTuple):
