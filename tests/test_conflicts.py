@@ -275,15 +275,24 @@ def test_fields_repeated_in_one_note_are_a_list_not_a_conflict(
     assert [(f.kind, f.confidence) for f in findings] == found
 
 
+LIE = "A skew-symmetric matrix A has transpose equal to minus A; its exponential is orthogonal.\n"
+
+
 @pytest.mark.parametrize(("notes", "found"), [
-    ({"Lie/Skew matrix.md": "---\naliases: [so(n)]\n---\n",
-      "Lie/Algebra.md": "---\naliases: [so(n)]\n---\n",
+    ({"Lie/Skew matrix.md": f"---\naliases: [so(n)]\n---\n{LIE}",
+      "Lie/Algebra.md": f"---\naliases: [so(n)]\n---\n{LIE}",  # say alike things
       "Lie/Group.md": "---\naliases: [SO(n)]\n---\n"},
      [(["Lie/Algebra", "Lie/Skew matrix"], 0.6)]),  # so(n) twice; SO(n) is another name
     ({"Math/Geometric series.md": "x\n",
-      "Math/Ratio series.md": "---\naliases: [geometric series]\n---\n"},
+      "Math/Ratio series.md": "---\naliases: [geometric series]\n---\nSee [[Geometric series]]\n"},
      [(["Math/Geometric series", "Math/Ratio series"], 0.9)]),  # another note's title
     ({"A/Resources.md": "---\naliases: [Resources]\n---\n", "B/Resources.md": "x\n"}, []),
+    ({"Music/Compact disc.md": "---\naliases: [CD]\n---\nA disc read by a laser.\n",
+      "Dev/Continuous delivery.md": "---\naliases: [CD]\n---\nShip every commit.\n"},
+     [(["Dev/Continuous delivery", "Music/Compact disc"], 0.3)]),  # one word for two things
+    ({"TV/Money Heist Season 1.md": "---\naliases: [La casa de papel]\n---\n[[Tokyo]]\n",
+      "TV/Money Heist Season 2.md": "---\naliases: [La casa de papel]\n---\n[[Tokyo]]\n"},
+     [(["TV/Money Heist Season 1", "TV/Money Heist Season 2"], 0.3)]),  # parts of one show
 ])
 def test_an_alias_clash_names_two_notes_by_one_name(
         tmp_path: Path, notes: dict[str, str], found: list[tuple[list[str], float]]) -> None:
@@ -296,17 +305,36 @@ def test_an_alias_clash_names_two_notes_by_one_name(
 
 
 def test_notes_one_per_folder_by_design_are_no_duplicates(tmp_path: Path) -> None:
+    own = {"Kanban": "Cards move from left to right as work gets done.\n", "Resources":
+           "Links to the papers and datasets this project reads.\n"}
+    scratch = {"Work/Atlas": OTHER, "Work/Beacon": "Batteries chain cells that store charge.\n"}
     for project in ("Work/Atlas", "Work/Beacon"):
-        for name in ("Kanban", "Resources", "Scratchpad"):
+        for name in ("Kanban", "Resources", "Scratchpad"):  # one template, and a line of each
             (tmp_path / project).mkdir(parents=True, exist_ok=True)
-            (tmp_path / project / f"{name}.md").write_text(BODY)  # one template for each
-    (tmp_path / "Inbox").mkdir()
-    (tmp_path / "Inbox" / "Scratchpad.md").write_text(BODY)  # a copy outside the structure
+            line = own.get(name, scratch[project])
+            (tmp_path / project / f"{name}.md").write_text(f"{BODY}\n{line}")
+    (tmp_path / "Inbox").mkdir()  # a copy outside the structure
+    (tmp_path / "Inbox" / "Scratchpad.md").write_text(f"{BODY}\n{OTHER}")
     findings = find_conflicts(Vault(tmp_path, use_cache=False), kinds=("duplicate",),
                               today=TODAY)
     assert sorted(pair for f in findings for pair in [tuple(f.notes)]) == [
-        ("Inbox/Scratchpad", "Work/Atlas/Scratchpad"),
-        ("Inbox/Scratchpad", "Work/Beacon/Scratchpad")]
+        ("Inbox/Scratchpad", "Work/Atlas/Scratchpad")]
+
+
+def test_notes_made_from_one_template_are_not_alike_by_its_text(tmp_path: Path) -> None:
+    template = "## Install\n\nOpen Settings, Community plugins, Browse.\n\n## Author\n\n"
+    for name, own in (("Calendar", "Shows a calendar of daily notes."),
+                      ("Calendars", "Syncs calendars with a CalDAV server."),
+                      ("Kanban", "Boards of cards."), ("Dataview", "Queries over notes.")):
+        (tmp_path / "Plugins").mkdir(exist_ok=True)
+        (tmp_path / "Plugins" / f"{name}.md").write_text(f"{template}{own}\n")
+    assert find_conflicts(Vault(tmp_path, use_cache=False), kinds=("duplicate",),
+                          today=TODAY) == []
+    (tmp_path / "Plugins" / "Calendars.md").write_text(f"{template}Shows a calendar of "
+                                                       "daily notes.\n")  # now a copy
+    assert [f.notes for f in find_conflicts(Vault(tmp_path, use_cache=False),
+                                            kinds=("duplicate",), today=TODAY)] == [
+        ["Plugins/Calendar", "Plugins/Calendars"]]
 
 
 def test_an_ignored_conflict_leaves_conflicts_and_the_context(sample: Path) -> None:

@@ -16,6 +16,7 @@ from ..vault import Vault
 from .around import LOCAL_KINDS, documents_around
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .decisions import decision_findings
+from .kin import alike_in_words, linked_together, particular_words
 from .winners import choose, finding_id
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
@@ -114,9 +115,11 @@ def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
 
     found: list[Finding] = []
     if "duplicate" in kinds or "alias-clash" in kinds:
+        words = particular_words(vault)
         found += [f for f in duplicate_findings(
-            ledger.metas, vault.note_text, lambda i: vault.notes[i].frontmatter, memo)
-                  if f.kind in kinds]
+            ledger.metas, words, lambda i: vault.notes[i].frontmatter, memo,
+            kin=lambda ids: linked_together(vault.store, ids) or alike_in_words(ids, words))
+            if f.kind in kinds]
     if "duplicate" in kinds:
         resolver = vault.index.resolver
         found += same_lessons(ledger.metas, lambda value, note: value_key(value, note, resolver))

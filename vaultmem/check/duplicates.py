@@ -22,11 +22,11 @@ from ..index.doc import Meta
 from ..model import Finding
 from ..read.sync import copy_of
 from ..similar_names import other_words, same_but_numbers
-from ..text import tokens
 from ..vault import Vault
 from .current_facts import INACTIVE
 
 SIMILAR = 92
+SERIES = 75  # titles this alike (but not the same) name parts of one work
 SHORT = 5
 SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
 SURE_WORDS = 0.8  # ... so many that there is little doubt
@@ -37,6 +37,7 @@ KIND_KEYS = {"type", "category", "categories", "kind", "class", "template_type",
              "document_type"}
 SKIP_TYPES = {"daily"}
 WORDS = re.compile(r"\w+")
+DIGITS = re.compile(r"\d+")
 NOT_ALNUM = re.compile(r"[\W_]+")
 
 
@@ -51,12 +52,13 @@ def _key(title: str) -> str:
     return NOT_ALNUM.sub("", title.casefold())
 
 
-def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
+def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
                        properties: Callable[[str], Mapping[str, object]],
-                       memo: dict[str, list[Finding]] | None = None) -> list[Finding]:
-    """Duplicates within each type (``text`` and ``properties``: a note's text and
-    frontmatter by id, read for the pairs whose titles are alike), and alias clashes across
-    the vault.
+                       memo: dict[str, list[Finding]] | None = None, *,
+                       kin: Callable[[list[str]], bool] = lambda ids: True) -> list[Finding]:
+    """Duplicates within each type (``words`` and ``properties``: the terms particular to a
+    note, its title's aside, and its frontmatter by id, read for the pairs whose titles are
+    alike), and alias clashes across the vault (``kin``: whether notes are about one thing).
 
     ``memo`` (a block's note ids, hashed -> its pairs of alike titles) is reused for blocks
     that did not change and then holds the current blocks: after one note changed, one block
@@ -80,8 +82,8 @@ def duplicate_findings(metas: dict[str, Meta], text: Callable[[str], str],
     alike = [f for found in current.values() for f in found
              if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))
              and not _parallel(f.notes[0], f.notes[1], names)]
-    return [f for f in (_weighed(pair, metas, text) for pair in alike) if f is not None] \
-        + _alias_clashes(metas)
+    return [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None] \
+        + _alias_clashes(metas, kin)
 
 
 def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
@@ -110,11 +112,12 @@ def _other_kinds(first: Mapping[str, object], second: Mapping[str, object]) -> b
     return any(kinds[1][key] != value for key, value in kinds[0].items() if key in kinds[1])
 
 
-def _weighed(pair: Finding, metas: dict[str, Meta], text: Callable[[str], str]
+def _weighed(pair: Finding, metas: dict[str, Meta], words: Callable[[str], set[str]]
              ) -> Finding | None:
     """A pair of alike titles with what else says they are one entry; None when nothing does."""
     first, second = pair.notes
-    evidence = _named_alike(first, second, metas) or _said_alike(first, second, text)
+    evidence = (_named_alike(first, second, metas) or _said_alike(words(first), words(second))
+                or _one_name_one_folder(first, second, words(first) ^ words(second)))
     if evidence is None:
         return None
     confidence, reason = evidence
@@ -132,18 +135,36 @@ def _named_alike(first: str, second: str, metas: dict[str, Meta]) -> tuple[float
     return None
 
 
-def _said_alike(first: str, second: str, text: Callable[[str], str]) -> tuple[float, str] | None:
-    """Evidence from what the notes say, their titles' words aside."""
-    title = set(tokens(first.rsplit("/", 1)[-1])) | set(tokens(second.rsplit("/", 1)[-1]))
-    words = [set(tokens(text(i))) - title for i in (first, second)]
-    everything = words[0] | words[1]
+def _one_name_one_folder(first: str, second: str, apart: set[str]) -> tuple[float, str] | None:
+    """Evidence from where the notes are: alike names in one folder (``Mobile App`` and
+    ``Mobile-App``, ``Anna Le`` and ``Anna Lee``; not ``Untitled`` and ``Untitled 1``) and
+    nothing particular to one of them (``apart``)."""
+    names = [_key(note_id.rpartition("/")[2]) for note_id in (first, second)]
+    numbered = names[0] != names[1] and DIGITS.sub("", names[0]) == DIGITS.sub("", names[1])
+    if first.rpartition("/")[0] != second.rpartition("/")[0] or apart or numbered:
+        return None
+    return 0.6, "alike names in one folder, and nothing particular said to tell them apart"
+
+
+def _said_alike(first: set[str], second: set[str]) -> tuple[float, str] | None:
+    """Evidence from the words particular to each note (their titles' and what a template
+    stamps on many notes aside).
+
+    >>> _said_alike({"deskew", "crop"}, {"deskew", "crop"})
+    (0.6, 'they say the same few particular words besides their titles')
+    >>> _said_alike(set("abcdefghij"), set("abcdefghik"))
+    (0.9, '82% of their particular words are the same')
+    """
+    everything = first | second
     if len(everything) < FEW_TERMS:
-        same = bool(everything) and words[0] == words[1]
-        return (0.6, "they say the same few words besides their titles") if same else None
-    share = len(words[0] & words[1]) / len(everything)
+        same = bool(everything) and first == second
+        return (0.6, "they say the same few particular words besides their titles") if same \
+            else None
+    share = len(first & second) / len(everything)
     if share < SAME_WORDS:
         return None
-    return 0.9 if share >= SURE_WORDS else 0.75, f"{share:.0%} of their words are the same"
+    return (0.9 if share >= SURE_WORDS else 0.75,
+            f"{share:.0%} of their particular words are the same")
 
 
 def _block(ids: list[str]) -> list[Finding]:
@@ -171,10 +192,12 @@ def _duplicate(first: str, second: str, score: float) -> Finding:
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
 
 
-def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
+def _alias_clashes(metas: dict[str, Meta],
+                   kin: Callable[[list[str]], bool]) -> list[Finding]:
     """An alias claimed by two notes spelt alike (``so(n)`` and ``SO(n)`` name two things), or
     an alias that is another note's title in any case (a link by it goes there, as links
-    resolve case aside); a note's alias that is its own title claims nothing."""
+    resolve case aside); a note's alias that is its own title claims nothing. Shown only when
+    the notes are ``kin`` (about one thing) and, sharing the alias, not parts of one series."""
     claims: dict[str, set[str]] = defaultdict(set)
     titles: dict[str, set[str]] = defaultdict(set)
     for note_id, meta in metas.items():
@@ -188,15 +211,23 @@ def _alias_clashes(metas: dict[str, Meta]) -> list[Finding]:
         named = titles.get(alias.casefold(), set()) - owners
         everyone = sorted(owners | named)
         if len(everyone) > 1:
-            found.append(_clash(alias, everyone, bool(named)))
+            found.append(_clash(alias, everyone, bool(named), kin))
     return found
 
 
-def _clash(alias: str, everyone: list[str], titled: bool) -> Finding:
+def _clash(alias: str, everyone: list[str], titled: bool,
+           kin: Callable[[list[str]], bool]) -> Finding:
     """One alias clash: sure when the alias is another note's title (a link by that name goes
-    there), less when two notes share an alias (it may be a word for two things)."""
+    there), less when two notes share an alias; unsure when notes sharing it are parts of one
+    series (seasons sharing the show's name), or when nothing says the notes are about one
+    thing (one word for two things: ``CD``, *Mermaid* the tool and the film)."""
     confidence, reason = ((0.9, "it is another note's title: a link by that name goes there")
                           if titled else (0.6, "two notes go by it"))
+    if not titled and _series(everyone):
+        confidence, reason = 0.3, "the notes are parts of one series, which goes by that name"
+    elif not kin(everyone):
+        confidence, reason = 0.3, ("the notes neither link each other nor say alike things: "
+                                   "likely one word for two things")
     return Finding(
         _id("alias-clash", alias, *everyone), "alias-clash", everyone,
         f"{alias!r} names {len(everyone)} notes: " + ", ".join(f"[[{i}]]" for i in everyone)
@@ -227,6 +258,18 @@ def _same_lesson(key: str, ids: list[str]) -> Finding:
                    f"pattern key {key!r} for the same agent, so its count is split",
                    "merge them into one lesson (add up their counts), or give one another key",
                    None, "ask the user", None, links, 0.9, "one pattern key, one agent")
+
+
+def _series(ids: list[str]) -> bool:
+    """True when every title is the first's but for numbers or a few characters (``Money
+    Heist Season 1``, ``第三季``): the parts of one work.
+
+    >>> _series(["TV/纸钞屋第一季", "TV/纸钞屋第三季"]), _series(["初恋", "初恋这件小事"])
+    (True, False)
+    """
+    keys = [_key(note_id.rsplit("/", 1)[-1]) for note_id in ids]
+    return all(same_but_numbers(keys[0], key) or fuzz.ratio(keys[0], key) >= SERIES
+               for key in keys[1:])
 
 
 def sync_copies(other: dict[str, str]) -> list[Finding]:

@@ -11,6 +11,8 @@ from . import fts
 from .store import Store
 
 LOOKUPS = 40
+BOILERPLATE = 3  # notes holding one passage's text: a template's, not any one note's
+PHRASE_WORDS = 12  # of a passage, searched as a phrase to find the passages of the same text
 MEMO_MOST = 200_000  # passage counts a memo keeps before it starts again
 # The passages' index read as (term, passages holding it); made once per connection, in temp.
 VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.passage_terms USING " \
@@ -41,6 +43,45 @@ def telling_terms(store: Store, text: str, *, count: int, most_share: float,
                        for term, df in held.items() if df <= most_share * total),
                       key=lambda pair: (-pair[0], pair[1]))
     return [term for _, term in weighted[:count]]
+
+
+def particular_terms(store: Store, note_id: str, *, most_share: float, at_least: int,
+                     known: dict[str, int] | None = None) -> set[str]:
+    """The index terms of a note's own text: its passages' lines but those ``BOILERPLATE``
+    or more notes hold (what a template stamps on the notes made from it; a note copied once
+    keeps its text), then only the terms held by at most ``most_share`` of the vault's
+    passages or ``at_least`` passages, whichever is more (common English words and
+    one-character terms aside; ``known``: passage counts kept between calls)."""
+    texts = [row[0] for row in store.query(
+        "SELECT p.text FROM passages AS p JOIN notes AS n ON n.path = p.path WHERE n.id = ? "
+        "ORDER BY p.number", (note_id,))]
+    lines = (line.strip() for text in texts for line in text.split("\n"))
+    with store.held() as db:
+        own = [line for line in dict.fromkeys(lines) if not _stamped(db, line)]
+        counts = _terms_of(db, "\n".join(own))
+        asked = [t for t in counts if t not in fts.STOPWORDS and len(t) > 1]
+        held = _passages_holding(db, asked, {} if known is None else known)
+    most = max(at_least, most_share * passage_count(store))
+    return {term for term, passages in held.items() if passages <= most}
+
+
+def _stamped(db: sqlite3.Connection, text: str) -> bool:
+    """True when ``BOILERPLATE`` or more notes hold a passage with ``text`` in it (found by
+    the phrase of its first words, then compared whole)."""
+    words = fts.search_form(text).split()[:PHRASE_WORDS]
+    if not words:
+        return False
+    phrase = '"' + " ".join(words).replace('"', '""') + '"'
+    return db.execute(
+        "SELECT COUNT(*) FROM (SELECT DISTINCT p.path FROM passages_fts AS f JOIN passages AS p "
+        "ON p.id = f.rowid WHERE passages_fts MATCH ? AND instr(p.text, ?) LIMIT ?)",
+        (f"body : {phrase}", text, BOILERPLATE)).fetchone()[0] >= BOILERPLATE
+
+
+def index_terms(store: Store, text: str) -> set[str]:
+    """The terms the index makes of ``text``."""
+    with store.held() as db:
+        return set(_terms_of(db, text))
 
 
 def passage_count(store: Store) -> int:
