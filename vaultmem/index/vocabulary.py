@@ -72,10 +72,11 @@ def _stamped(db: sqlite3.Connection, text: str) -> bool:
     if not words:
         return False
     phrase = '"' + " ".join(words).replace('"', '""') + '"'
-    return db.execute(
+    holding: int = db.execute(
         "SELECT COUNT(*) FROM (SELECT DISTINCT p.path FROM passages_fts AS f JOIN passages AS p "
         "ON p.id = f.rowid WHERE passages_fts MATCH ? AND instr(p.text, ?) LIMIT ?)",
-        (f"body : {phrase}", text, BOILERPLATE)).fetchone()[0] >= BOILERPLATE
+        (f"body : {phrase}", text, BOILERPLATE)).fetchone()[0]
+    return holding >= BOILERPLATE
 
 
 def index_terms(store: Store, text: str) -> set[str]:
