@@ -61,12 +61,35 @@ def test_a_misspelt_link_gets_the_likely_note(tmp_path: Path, target: str,
         assert _hints(vault) == {f"Home.md:1: [[{target}]] does not resolve": hint}
 
 
+@pytest.mark.parametrize(("target", "shown"), [
+    ("Lucy Tn", True), ("Eigenvectr", True),  # a word off in a name of two, a long name
+    ("Liver", False), ("Monkey", False), ("Stalin", False),  # short words: other words
+    ("阿里云", False), ("胸部肌肉训练的技术细节", False),  # a CJK character is another word
+    ("--实分析--", True),  # the same name but for punctuation
+])
+def test_a_link_only_spelt_like_a_title_is_a_guess_left_out_by_default(
+        tmp_path: Path, target: str, shown: bool) -> None:
+    vault = _vault(tmp_path, {"People/Lucy Tan.md": "x\n", "Eigenvector.md": "x\n",
+                              "Sliver.md": "x\n", "Money.md": "x\n", "Starlink.md": "x\n",
+                              "阿里云盘.md": "x\n", "肩部肌肉训练的技术细节.md": "x\n",
+                              "实分析.md": "x\n", "Home.md": f"see [[{target}]]\n"})
+    found = [f for f in lint(vault, orphans=False, least=0.0)
+             if f.kind in ("broken-link", "unwritten-link")]
+    assert len(found) == 1 and (found[0].confidence >= 0.5) == shown
+
+
 def test_show_names_the_closest_notes_by_title_or_alias(tmp_path: Path) -> None:
     vault = _vault(tmp_path, {"People/Lucy Tan.md": "---\naliases: [Lucy]\n---\n",
-                              "People/Luca Tanaka.md": "x\n", "Zed.md": "x\n"})
-    with pytest.raises(Exception, match=r"did you mean \[\[People/Lucy Tan\]\], "
-                                        r"\[\[People/Luca Tanaka\]\]\?"):
+                              "People/Luca Tanaka.md": "x\n", "Zed.md": "x\n",
+                              "Eigenvector.md": "x\n", "Employment Insurance.md":
+                              "---\naliases: [EI]\n---\n"})
+    with pytest.raises(Exception, match=r"did you mean \[\[People/Lucy Tan\]\]\?$"):
         vault.note("Lucy Tn")
+    with pytest.raises(Exception, match=r"did you mean \[\[Eigenvector\]\]\?$"):
+        vault.note("Eigenvectr")  # not Employment Insurance for its alias EI
+    with pytest.raises(Exception, match=r"no note named 'Quokka'; to find notes that mention "
+                                        r"it: vaultmem search Quokka$"):
+        vault.note("Quokka")
 
 
 def test_the_best_match_is_found_among_many_sharing_letters() -> None:

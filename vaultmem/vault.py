@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,9 @@ from .index.parsing import Progress
 from .index.scan import scan
 from .index.store import Store
 from .read.resolve import Resolver
+
+SUGGESTED = 75  # a title or alias this alike (WRatio: typed in part counts) is offered
+SUGGESTED_SHORTEST = 3  # characters: a shorter alias (``EI``) is part of too many names
 
 
 class Vault:
@@ -135,9 +139,11 @@ class Vault:
 
     def _missing(self, name: str) -> Note:
         """Raise NoteNotFound with the closest titles and aliases as suggestions."""
-        names = NameIndex(every_name(self.index.store))
-        ids = names.closest(name, limit=3, cutoff=60)
-        hint = "; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else ""
+        names = NameIndex({note_id: [n for n in given if len(n) >= SUGGESTED_SHORTEST]
+                           for note_id, given in every_name(self.index.store).items()})
+        ids = names.closest(name, limit=3, cutoff=SUGGESTED)
+        hint = ("; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else
+                f"; to find notes that mention it: vaultmem search {shlex.quote(name)}")
         raise NoteNotFound(f"no note named {name!r}{hint}")
 
     def refresh(self) -> None:

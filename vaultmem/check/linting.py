@@ -27,7 +27,7 @@ from .suggestions import Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
          "orphan")
-SURE, UNSURE = 0.9, 0.3
+SURE, UNSURE, GUESS = 0.9, 0.3, 0.45
 CHECKED_TOGETHER = 2000  # notes whose links are read and checked at once (bounds the memory)
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
 # A vault whose links almost all resolve (a docs vault kept free of broken links) plans no notes
@@ -69,7 +69,9 @@ def unwritten_judged(found: list[Finding], counts: Tallies) -> list[Finding]:
     """``found`` with its links to unwritten notes made sure enough to show when the vault
     (``counts``) links almost nothing unwritten: judged over the whole vault, not note by note.
     """
-    unwritten = sum(f.kind == "unwritten-link" for f in found)
+    unsure = [f.kind == "unwritten-link" or (f.kind == "broken-link" and f.confidence < MISTAKE)
+              for f in found]
+    unwritten = sum(unsure)
     if not unwritten:
         return found
     written = counts.links - counts.embeds
@@ -77,8 +79,8 @@ def unwritten_judged(found: list[Finding], counts: Tallies) -> list[Finding]:
         return found
     reason = (f"only {unwritten} of this vault's {written} links reach no note: here one is "
               "more likely a mistake than a note to write later")
-    return [dataclasses.replace(f, confidence=MISTAKE, reason=reason)
-            if f.kind == "unwritten-link" else f for f in found]
+    return [dataclasses.replace(f, confidence=MISTAKE, reason=reason) if doubt else f
+            for f, doubt in zip(found, unsure, strict=True)]
 
 
 def file_problems(vault: Vault) -> Iterator[Finding]:
@@ -154,12 +156,14 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
 def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
     """How sure a link that reaches nothing is a mistake, and why; None when it is a link to
     a note not written yet, as many vaults plan notes."""
-    if fix.found:
+    if fix.found and not fix.guess:
         return SURE, "a note of a like name exists"
     if link.embed:
         return SURE, "the embed shows nothing"
     if fix.file:
         return SURE, "the file is missing"
+    if fix.found:
+        return GUESS, "a note of a somewhat like name exists: a typo, or another word"
     return None
 
 

@@ -11,9 +11,12 @@ from typing import NamedTuple
 from ..index.lookup import every_alias, source_ids
 from ..index.store import folder_stamp
 from ..similar_names import NameIndex
+from ..text import cjk
 from ..vault import Vault
 
-TYPO = 85  # a title this alike, as whole names, is the one the link meant (measured on corpora)
+TYPO = 85  # a title this alike, as whole names, may be the one the link meant
+FUZZY_SHORTEST = 5  # letters of a name looked up by spelling: shorter ones are other words
+TYPO_SHORTEST, SURE_TYPO = 10, 85  # a name this long and this alike is surely a typo
 PUNCTUATION = re.compile(r"[\W_]+")
 EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,5})$")
 # A link ending in one of these (or in an extension of the vault's own attachments) is to a
@@ -31,11 +34,45 @@ CLOSEST = "closest-titles"  # the kept lookups' name in the index
 
 class Fix(NamedTuple):
     """How to fix a broken link; ``found``: a note it likely meant exists; ``file``: the link
-    names a file, not a note."""
+    names a file, not a note; ``guess``: the note was found only by a like spelling, which
+    is as often another word (``Liver`` and ``Sliver``) as a typo."""
 
     text: str
     found: bool
     file: bool = False
+    guess: bool = False
+
+
+def typo_of(name: str, title: str) -> bool:
+    """True when ``name`` is surely ``title`` mistyped: in letters, a letter or two off,
+    neither holding the other, and long, or one word off in a name of several (``Lucy Tn``).
+    A short word a letter off is as often another word (``Liver``, ``Sliver``), and one CJK
+    character another word (``阿里云`` is not ``阿里云盘``).
+
+    >>> typo_of("Eigenvectr", "Eigenvector"), typo_of("Liver", "Sliver")
+    (True, False)
+    >>> typo_of("Lucy Tn", "Lucy Tan"), typo_of("胸部肌肉训练的技术细节", "肩部肌肉训练的技术细节")
+    (True, False)
+    """
+    from rapidfuzz import fuzz  # only a looked-up title needs it
+
+    mine, theirs = loose_key(name), loose_key(title)
+    if not (mine.isascii() and theirs.isascii()) or mine in theirs or theirs in mine \
+            or fuzz.ratio(mine, theirs) < SURE_TYPO:
+        return False
+    words = [name.casefold().split(), title.casefold().split()]
+    one_word_off = (len(words[0]) == len(words[1]) > 1
+                    and sum(a != b for a, b in zip(*words, strict=True)) == 1)
+    return len(mine) >= TYPO_SHORTEST or one_word_off
+
+
+def letters(key: str) -> int:
+    """How long a name is to tell a typo: a CJK character counts as two letters.
+
+    >>> letters("bash"), letters("实分析")
+    (4, 6)
+    """
+    return len(key) + sum(len(run) for run in cjk().findall(key))
 
 
 def loose_key(name: str) -> str:
@@ -129,11 +166,15 @@ class Suggester:
             return Fix(f"{target!r} is an alias of [[{aliased[0]}]]: write "
                        f"[[{aliased[1]}|{target}]]", True)
         hits = [i for i in self.loose.get(loose_key(name), []) if i != source][:2]
-        if not hits and loose_key(name) and self.fuzzy:
+        if hits:
+            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True)
+        if letters(loose_key(name)) >= FUZZY_SHORTEST and self.fuzzy:
             if name not in self.closest:
                 self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
                 self.looked_up += 1
             hits = [i for i in self.closest[name] if i != source][:2]
         if hits:
-            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True)
+            sure = typo_of(name, hits[0].rsplit("/", 1)[-1])
+            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True,
+                       guess=not sure)
         return Fix(UNWRITTEN, False)
