@@ -342,7 +342,7 @@ def test_conventions_say_what_was_detected(tmp_path: Path) -> None:
 
     assert conventions_text(conventions(vault)) == (
         "Templates  Templates (the folder named 'Templates', with a templates plugin on)\n"
-        "Daily      vault root, named YYYY-MM-DD\n"
+        "Daily      vault root, named YYYY-MM-DD (Obsidian's default)\n"
         "Types\n"
         "  person           2  by categories 1, folder People 1\n"
         "  note             1  by default 1")
@@ -358,3 +358,42 @@ def test_the_vaults_own_type_names_are_set_in_config(tmp_path: Path) -> None:
     write(tmp_path, ".vaultmem/config.toml", '[types]\nClients = 3\n')
     with pytest.raises(ConfigError, match=r"\[types\] must be a table of name = \"type\""):
         Vault(tmp_path, use_cache=False).config  # noqa: B018
+
+
+@pytest.mark.parametrize(("files", "found"), [
+    ({}, ("", "YYYY-MM-DD", "Obsidian's default")),
+    ({".obsidian/daily-notes.json": '{"folder": "Log", "format": "DD.MM.YYYY"}',
+      "Daily/2025-01-14.md": "", "Daily/2025-01-15.md": "", "Daily/2025-01-16.md": ""},
+     ("Log", "DD.MM.YYYY", ".obsidian/daily-notes.json")),  # the setting, where new ones go
+    ({".obsidian/plugins/periodic-notes/data.json":
+      '{"daily": {"folder": "Journal", "format": "YYYYMMDD", "enabled": true}}'},
+     ("Journal", "YYYYMMDD", ".obsidian/plugins/periodic-notes/data.json")),
+    ({"Daily/2025-01-14.md": "#daily\n", "Daily/2025-01-15.md": "", "Daily/2025-01-16.md": "",
+      "Daily/2025-01-16 Standup.md": "", "Notes/2024-02-02.md": ""},
+     ("Daily", "YYYY-MM-DD", "detected: 3 notes named by date")),
+    ({"Log/2023/2022-12-31.md": "", "Log/2023/01/2023-01-01.md": "", "Log/2023/2023-01-02.md": ""},
+     ("Log", "YYYY-MM-DD", "detected: 3 notes named by date")),  # in year and month folders
+    ({"Posts/2024-07-26 Push and pull.md": "", "Posts/2024-07-27 Pull.md": "",
+      "Posts/2024-07-28 Push.md": ""}, ("", "YYYY-MM-DD", "Obsidian's default")),  # titled
+])
+def test_daily_notes_are_found_by_settings_else_by_their_names(
+        tmp_path: Path, files: dict[str, str], found: tuple[str, str, str]) -> None:
+    for path, text in files.items():
+        write(tmp_path, path, text)
+    config = Vault(tmp_path, use_cache=False).config
+    assert (config.daily_folder, config.daily_format, config.daily_from) == found
+
+
+def test_notes_named_by_date_in_a_journal_are_daily_wherever_settings_point(
+        tmp_path: Path) -> None:
+    write(tmp_path, ".obsidian/daily-notes.json", '{"folder": "Work/Daily"}')
+    for day in ("2025-01-14", "2025-01-15", "2025-01-16"):
+        write(tmp_path, f"Archive/Daily/2025/{day}.md", "- met [[Ana]]\n")
+    write(tmp_path, "Archive/Daily/2025/Review.md", "a page among them\n")
+    write(tmp_path, "Work/Daily/2025-02-01.md", "today\n")
+    notes = Vault(tmp_path, use_cache=False).notes
+    assert {i: (n.type, n.date) for i, n in notes.items() if n.type == "daily"} == {
+        "Archive/Daily/2025/2025-01-14": ("daily", "2025-01-14"),
+        "Archive/Daily/2025/2025-01-15": ("daily", "2025-01-15"),
+        "Archive/Daily/2025/2025-01-16": ("daily", "2025-01-16"),
+        "Work/Daily/2025-02-01": ("daily", "2025-02-01")}

@@ -228,3 +228,18 @@ def test_new_follows_the_vaults_own_folders_templates_and_names(tmp_path: Path) 
     assert (code, out) == (0, "created References/Ada Lovelace.md\n")
     made = (tmp_path / "References" / "Ada Lovelace.md").read_text()
     assert made.startswith('---\ncategories:\n  - "[[People]]"\n') and "# Ada Lovelace" in made
+
+
+def test_daily_writes_where_the_vault_keeps_its_daily_notes_without_settings(
+        tmp_path: Path) -> None:
+    for day in ("2025-01-14", "2025-01-15", "2025-01-16"):
+        (tmp_path / "Daily").mkdir(exist_ok=True)
+        (tmp_path / "Daily" / f"{day}.md").write_text(f"#daily\nStandup on {day}.\n")
+    assert run(tmp_path, "daily", "Shipped the parser.", "--date", "2025-01-17", "--time",
+               "09:30")[0] == 0
+    written = (tmp_path / "Daily" / "2025-01-17.md").read_text()
+    assert written.startswith("---\ntype: daily\ndate: 2025-01-17\n")
+    assert written.endswith("\n### 09:30 — Shipped the parser.\n")
+    assert not (tmp_path / "2025-01-17.md").exists()
+    found = json.loads(run(tmp_path, "search", "standup in January 2025", "--json")[1])
+    assert {r["id"] for r in found["results"]} >= {"Daily/2025-01-14", "Daily/2025-01-16"}

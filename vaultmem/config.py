@@ -8,9 +8,10 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .errors import ConfigError, VaultNotFound
+from .journals import Journal, find_journals
 from .place import named_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
@@ -31,6 +32,7 @@ TEMPLATE_NAMES = ("Templates", "templates", "Template", "template", "_templates"
 TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
 PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
 PLACEHOLDER_SAMPLE = 20
+PERIODIC = "plugins/periodic-notes/data.json"  # the Periodic Notes plugin's settings
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
              "age_weight", "age_half_life_days", "feedback_weight", "types", "semantic"}
@@ -47,6 +49,8 @@ class Config:
     new_link_format: str = "shortest"
     daily_folder: str = ""
     daily_format: str = "YYYY-MM-DD"
+    daily_from: str = ""  # how the daily folder was found: a setting, detected, else the default
+    journals: tuple[Journal, ...] = ()  # folders of notes named by a date (see journals.py)
     templates_folder: str | None = None
     templates_from: str = ""  # how the templates folder was found (a setting, or detected)
     daily_template: str | None = None
@@ -69,6 +73,7 @@ class Config:
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects parsing changes."""
         parts = [self.config_dir, self.daily_folder, self.daily_format, str(self.templates_folder)]
+        parts += [f"{j.folder}:{j.format}" for j in self.journals]
         parts += sorted(f"{k}:{v}" for k, v in self.types.items())
         parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
         return "\x1f".join(parts)
@@ -108,17 +113,38 @@ def load_config(root: Path) -> Config:
     config.ignore_filters = [str(f) for f in app.get("userIgnoreFilters") or [] if f]
     config.attachment_folder = _folder(app.get("attachmentFolderPath"))
     config.new_link_format = str(app.get("newLinkFormat") or "shortest")
-    daily = _read_json(root / config.config_dir / "daily-notes.json")
-    config.daily_folder = _folder(daily.get("folder"))
-    config.daily_format = str(daily.get("format") or "YYYY-MM-DD")
-    config.daily_template = _folder(daily.get("template")) or None
     templates = _read_json(root / config.config_dir / "templates.json")
     config.templates_folder, config.templates_from = _templates_folder(root, config.config_dir,
                                                                        templates)
+    _daily_settings(config)
     config.template_date_format = str(templates.get("dateFormat") or "YYYY-MM-DD")
     config.template_time_format = str(templates.get("timeFormat") or "HH:mm")
     _apply_toml(config, root / ".vaultmem" / "config.toml")
     return config
+
+
+def _daily_settings(config: Config) -> None:
+    """Where daily notes go and how they are named: the Daily notes settings, else Periodic
+    Notes' daily ones, else the largest folder of notes named by a date alone, else Obsidian's
+    default (the vault root, ``YYYY-MM-DD``); and every folder of such notes."""
+    skip = frozenset({config.templates_folder} - {None, ""})
+    config.journals = tuple(find_journals(config.root, skip=cast(frozenset[str], skip)))
+    found = _read_json(config.root / config.config_dir / "daily-notes.json")
+    config.daily_from = f"{config.config_dir}/daily-notes.json" if found else ""
+    if not found:
+        plugin = _read_json_any(config.root / config.config_dir / PERIODIC)
+        periodic = plugin.get("daily") if isinstance(plugin, dict) else None
+        if isinstance(periodic, dict) and periodic.get("enabled", True):
+            found, config.daily_from = periodic, f"{config.config_dir}/{PERIODIC}"
+    if found:
+        config.daily_folder = _folder(found.get("folder"))
+        config.daily_format = str(found.get("format") or "YYYY-MM-DD")
+        config.daily_template = _folder(found.get("template")) or None
+    elif config.journals:
+        config.daily_folder, config.daily_format, notes = config.journals[0]
+        config.daily_from = f"detected: {notes} notes named by date"
+    else:
+        config.daily_from = "Obsidian's default"
 
 
 def _templates_folder(root: Path, config_dir: str,
@@ -250,6 +276,8 @@ def _apply_toml(config: Config, path: Path) -> None:
         config.templates_from = ".vaultmem/config.toml"
     if "daily_format" in data:
         config.daily_format = str(data["daily_format"])
+    if "daily_folder" in data or "daily_format" in data:
+        config.daily_from = ".vaultmem/config.toml"
     for key in ("stale_days", "unreferenced_days", "trash_days", "age_half_life_days"):
         if key in data:
             if not isinstance(data[key], int) or data[key] < 1:

@@ -21,7 +21,10 @@ def conventions(vault: Vault) -> Json:
         by_type[node["type"]][node.get("typed_by", "default")] += 1
     return {
         "templates": {"folder": config.templates_folder, "found_by": config.templates_from},
-        "daily": {"folder": config.daily_folder, "format": config.daily_format},
+        "daily": {"folder": config.daily_folder, "format": config.daily_format,
+                  "found_by": config.daily_from,
+                  "journals": [{"folder": j.folder, "format": j.format, "notes": j.notes}
+                               for j in config.journals]},
         "types": {kind: {"notes": sum(ways.values()),
                          "typed_by": dict(sorted(ways.items(), key=lambda kv: (-kv[1], kv[0])))}
                   for kind, ways in sorted(by_type.items(),
@@ -34,7 +37,11 @@ def conventions_text(data: Json) -> str:
     templates, daily = data["templates"], data["daily"]
     rows = [f"Templates  {templates['folder'] or 'none'}"
             + (f" ({templates['found_by']})" if templates["found_by"] else ""),
-            f"Daily      {daily['folder'] or 'vault root'}, named {daily['format']}", "Types"]
+            f"Daily      {daily['folder'] or 'vault root'}, named {daily['format']} "
+            f"({daily['found_by']})"]
+    rows += [f"  notes named by date in {j['folder'] or 'the vault root'}: {j['notes']}"
+             for j in daily["journals"]]
+    rows.append("Types")
     for kind, seen in data["types"].items():
         ways = list(seen["typed_by"].items())
         shown = ", ".join(f"{way} {count}" for way, count in ways[:SHOWN_SOURCES])

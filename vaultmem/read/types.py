@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..config import ROOT_FILES, Config
+from ..journals import day_format, home_of
 
 TYPE_KEYS = {"type", "document_type", "note_type", "kind"}  # the note's own type, any case
 CATEGORY_KEYS = {"categories", "category"}  # read only for a value naming a memory type
@@ -172,8 +173,16 @@ def _type_name(value: Any, types: Mapping[str, str], *, keep: bool) -> str | Non
 
 
 def daily_of(note_id: str, config: Config) -> str | None:
-    """The date of a note that lives in the daily folder and is named in the daily format."""
-    if not in_folder(note_id, config.daily_folder):
-        return None
-    inner = note_id[len(config.daily_folder) + 1 :] if config.daily_folder else note_id
-    return daily_date(inner, config.daily_format)
+    """The date of a note that lives in the daily folder and is named in the daily format, or
+    that a journal of the vault holds (:mod:`vaultmem.journals`: named by a date alone, maybe
+    in year or month folders inside it)."""
+    if in_folder(note_id, config.daily_folder):
+        inner = note_id[len(config.daily_folder) + 1 :] if config.daily_folder else note_id
+        if found := daily_date(inner, config.daily_format):
+            return found
+    folder, _, stem = note_id.rpartition("/")
+    home = home_of(folder)
+    for journal in config.journals:
+        if journal.folder == home and day_format(stem) == journal.format:
+            return daily_date(stem, journal.format)
+    return None
