@@ -4,7 +4,10 @@
 
 Runs both commands with ``--json`` on a copy of every vault in ``../shared/corpora`` (real public
 vaults written outside the project; see its README), then draws a sample of ``--size`` findings
-per command and scores it with the labels in ``benchmarks/labels/findings.jsonl``.
+per command and scores it with the labels in ``benchmarks/labels/findings.jsonl``; with
+``--per-vault N``, the N lowest-ranked findings each command shows by default on each vault
+instead, with precision per vault, pooled and on the worst vault, and how many findings
+labelled "act" are still shown by default (each command also runs with ``--all``).
 
 The copy: each vault is copied to a temporary folder (the corpora are read-only) and every
 file the corpus left out is put back as an empty file, so a link to one resolves as it does in
@@ -96,11 +99,12 @@ def copy_vault(source: Path, into: Path) -> Path:
     return target
 
 
-def run(command: str, vault: Path, cache: Path) -> list[Finding]:
+def run(command: str, vault: Path, cache: Path, *extra: str) -> list[Finding]:
     """The findings of ``vaultmem --vault VAULT COMMAND --json`` in a new process."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault), command,
-                           "--json"], env=env, capture_output=True, text=True, cwd=vault)
+                           "--json", *extra], env=env, capture_output=True, text=True,
+                          cwd=vault)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{command} on {vault.name} failed ({done.returncode}):\n{done.stderr}")
     findings: list[Finding] = json.loads(done.stdout)["findings"]
@@ -108,7 +112,8 @@ def run(command: str, vault: Path, cache: Path) -> list[Finding]:
 
 
 def collect(corpora: Path) -> list[Finding]:
-    """Every finding of both commands on every vault, with its vault and command added."""
+    """Every finding of both commands on every vault, with its vault and command added, and
+    ``shown``: whether the command lists it by default (else only with ``--all``)."""
     found = []
     with tempfile.TemporaryDirectory(prefix="vm-findings-") as temp:
         work = Path(temp)
@@ -116,8 +121,10 @@ def collect(corpora: Path) -> list[Finding]:
             vault = copy_vault(source, work / "vaults")
             cache = work / "cache" / source.name
             for command in COMMANDS:
-                for item in run(command, vault, cache):
-                    found.append({"vault": source.name, "command": command, **item})
+                shown = {item["id"] for item in run(command, vault, cache)}
+                for item in run(command, vault, cache, "--all"):
+                    found.append({"vault": source.name, "command": command, **item,
+                                  "shown": item["id"] in shown})
     return found
 
 
@@ -250,6 +257,51 @@ def report(command: str, findings: list[Finding], chosen: list[Finding],
     return lines, failing
 
 
+def per_vault(findings: list[Finding], size: int) -> list[Finding]:
+    """The ``size`` lowest-ranked shown findings of each vault and command."""
+    chosen = []
+    for name in sorted({item["vault"] for item in findings}):
+        for command in COMMANDS:
+            mine = [item for item in findings if item["vault"] == name
+                    and item["command"] == command and item["shown"]]
+            chosen += sorted(mine, key=rank)[:size]
+    return chosen
+
+
+def vault_table(chosen: list[Finding], labels: Labels) -> list[str]:
+    """Precision of each vault's sample per command, pooled and the worst vault."""
+    lines = ["| vault | command | sampled | labelled | act | precision |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    worst: dict[str, tuple[float, str]] = {}
+    for command in COMMANDS:
+        pooled = [0, 0]
+        for name in sorted({item["vault"] for item in chosen}):
+            mine = [item for item in chosen if item["vault"] == name and item["command"] == command]
+            marks = [entry for entry in (label_of(item, labels) for item in mine) if entry]
+            act = sum(entry["label"] == "act" for entry in marks)
+            pooled[0] += act
+            pooled[1] += len(marks)
+            if marks:
+                share = act / len(marks)
+                worst[command] = min(worst.get(command, (2.0, "")), (share, name))
+                lines.append(f"| {name} | {command} | {len(mine)} | {len(marks)} | {act} | "
+                             f"{share:.2f} |")
+        if pooled[1]:
+            lines.append(f"| **pooled** | {command} | | {pooled[1]} | {pooled[0]} | "
+                         f"{pooled[0] / pooled[1]:.2f} |")
+    lines += [""] + [f"Worst vault, {command}: {name} {share:.2f}"
+                     for command, (share, name) in sorted(worst.items())]
+    return lines
+
+
+def kept_true(findings: list[Finding], labels: Labels) -> str:
+    """How many findings labelled act are still shown by default."""
+    act = [item for item in findings if (entry := label_of(item, labels)) is not None
+           and entry["label"] == "act"]
+    return (f"Labelled act and found now: {len(act)}, shown by default: "
+            f"{sum(item['shown'] for item in act)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", type=Path, default=CORPORA)
@@ -260,6 +312,8 @@ def main() -> int:
     parser.add_argument("--todo", type=Path, help="write the sampled findings without a label")
     parser.add_argument("--findings", type=Path, help="save every finding here, a file a vault")
     parser.add_argument("--run", default="", help="what the todo lines say was run (e.g. before)")
+    parser.add_argument("--per-vault", type=int, default=0,
+                        help="sample this many shown findings per vault and command instead")
     args = parser.parse_args()
     if not args.corpora.is_dir():
         print(f"{args.corpora} is not here (it comes with the project's workspace)")
@@ -277,8 +331,13 @@ def main() -> int:
             (args.findings / f"{name}.json").write_text(
                 json.dumps(mine, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     missing, failing = [], []
-    for command in COMMANDS:
-        mine = [item for item in findings if item["command"] == command]
+    if args.per_vault:
+        chosen = per_vault(findings, args.per_vault)
+        print("\n".join(vault_table(chosen, labels)) + "\n")
+        print(kept_true(findings, labels) + "\n")
+        missing = [item for item in chosen if label_of(item, labels) is None]
+    for command in COMMANDS if not args.per_vault else ():
+        mine = [item for item in findings if item["command"] == command and item["shown"]]
         chosen = sample(mine, args.size, args.floor)
         lines, below = report(command, mine, chosen, labels, args.target)
         print("\n".join(lines) + "\n")

@@ -336,3 +336,38 @@ def test_a_link_to_no_note_is_shown_in_a_vault_whose_links_all_resolve_but_few(
     for i in range(40):  # a vault that links many notes nobody wrote plans them that way
         (tmp_path / f"Plan {i}.md").write_text(f"[[Idea {i}]]\n")
     assert json.loads(run(tmp_path, "lint", "--json")[1])["findings"] == []
+
+
+def test_a_file_this_copy_may_lack_is_a_guess_left_out_by_default(tmp_path: Path) -> None:
+    (tmp_path / ".obsidian").mkdir()
+    (tmp_path / ".obsidian" / "app.json").write_text('{"attachmentFolderPath": "Media"}')
+    (tmp_path / ".gitignore").write_text("# private\nMedia/\nDrafts\n")
+    (tmp_path / "Film.md").write_text("![poster](p2221539583.jpg)\n![[Drafts/plan.pdf]]\n"
+                                      "![shot](/site/assets/img/shot.png)\n![[Notes/Gone]]\n")
+    found = json.loads(run(tmp_path, "lint", "--all", "--json")[1])["findings"]
+    assert [(f["line"], f["confidence"], f["reason"]) for f in found] == [
+        (1, 0.45, "this copy lacks what .gitignore keeps out of git: the file may be there"),
+        (2, 0.45, "this copy lacks what .gitignore keeps out of git: the file may be there"),
+        (3, 0.45, "a path from a published site's root, not a folder of this vault"),
+        (4, 0.9, "the embed shows nothing")]
+
+
+def test_empty_notes_nothing_links_are_a_habit_when_a_vault_keeps_many(tmp_path: Path) -> None:
+    (tmp_path / "Forgotten.md").write_text("")
+    assert [f["reason"] for f in json.loads(run(tmp_path, "lint", "--json")[1])["findings"]] == [
+        "an empty note nothing links"]
+    for i in range(10):  # a tree of topics, each an empty note to fill some day
+        (tmp_path / "Topics" / f"Branch {i}").mkdir(parents=True)
+        (tmp_path / "Topics" / f"Branch {i}" / f"Topic {i}.md").write_text("")
+    found = json.loads(run(tmp_path, "lint", "--all", "--json")[1])["findings"]
+    assert {(f["confidence"], f["reason"]) for f in found} == {
+        (0.45, "one of 11 empty notes nothing links: placeholders of a structure are a habit "
+               "here")}
+
+
+def test_a_block_link_written_with_two_hashes_names_the_block(tmp_path: Path) -> None:
+    (tmp_path / "Essay.md").write_text("Heaven without a test. ^heaven\n")
+    (tmp_path / "Notes.md").write_text("[[Essay##^heaven]] [[Essay##^nowhere]]\n")
+    found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
+    assert [(f["kind"], f["message"].split(": ", 1)[1]) for f in found] == [
+        ("missing-block", "[[Essay##^nowhere]]: no block ^nowhere in Essay")]

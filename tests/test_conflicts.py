@@ -249,6 +249,12 @@ OTHER = "Cells divide by mitosis; the membrane keeps the inside apart from the o
     ({"Commands/LIST.md": f"---\nType: DataCommand\n---\n{BODY}",
       "Functions/list.md": f"---\nType: function\n---\n{BODY}"}, []),  # two kinds of thing
     ({"Untitled.md": "", "Untitled 1.md": ""}, []),  # nothing says they are one
+    ({"Maths/Fourier Sine Transform.md": "", "Maths/Fourier Cosine Transform.md": ""},
+     []),  # a word apart: two things, however empty
+    ({"Years/-1.md": "---\nera: Before\n---\n", "Years/1.md": "---\nera: After\n---\n"},
+     []),  # names without letters are numbers
+    ({"Projects/Mobile App.md": "", "Projects/Mobile-App.md": ""},
+     [("duplicate", ["Projects/Mobile App", "Projects/Mobile-App"], 0.6)]),  # one name twice
 ])
 def test_alike_titles_are_one_entry_only_with_evidence(
         tmp_path: Path, files: dict[str, str], found: list[tuple[str, list[str], float]]) -> None:

@@ -397,3 +397,36 @@ def test_notes_named_by_date_in_a_journal_are_daily_wherever_settings_point(
         "Archive/Daily/2025/2025-01-15": ("daily", "2025-01-15"),
         "Archive/Daily/2025/2025-01-16": ("daily", "2025-01-16"),
         "Work/Daily/2025-02-01": ("daily", "2025-02-01")}
+
+
+@pytest.mark.parametrize(("settings", "toml", "vaults"), [
+    (True, None, ["en", "zh"]),  # each language folder holds its own .obsidian
+    (False, None, ["en", "zh"]),  # language folders sharing their notes' paths
+    (True, "vaults = []\n", []),  # the owner says it is one vault
+])
+def test_vaults_side_by_side_each_resolve_their_own_links(
+        tmp_path: Path, settings: bool, toml: str | None, vaults: list[str]) -> None:
+    for language in ("en", "zh"):
+        if settings:
+            write(tmp_path, f"{language}/.obsidian/app.json", "{}")
+        for page in ("Links", "Embeds", "Aliases", "Tags", "Search"):
+            write(tmp_path, f"{language}/Guide/{page}.md",
+                  f"---\naliases: [{page} page]\n---\nOne page of the guide.\n")
+        write(tmp_path, f"{language}/Home.md", "See [[Links]] and [[Guide/Tags]].\n")
+    if toml is not None:
+        write(tmp_path, ".vaultmem/config.toml", toml)
+    vault = Vault(tmp_path, use_cache=False)
+    assert list(vault.config.vaults) == vaults
+    links = vault.notes["zh/Home"].links
+    assert [(link.resolved, link.ambiguous) for link in links] == (
+        [("zh/Guide/Links", False), ("zh/Guide/Tags", False)] if vaults else
+        [("en/Guide/Links", True), ("zh/Guide/Tags", False)])
+    from vaultmem.check.conflicts import find_conflicts
+    from vaultmem.check.conventions import conventions, conventions_text
+    from vaultmem.check.linting import lint
+
+    assert [f.kind for f in lint(vault)] == ([] if vaults else ["ambiguous-link"] * 2)
+    clashes = find_conflicts(vault, kinds=("alias-clash", "duplicate"), least=0.0)
+    assert (clashes == []) == bool(vaults)
+    assert ("Vaults     2 side by side, each resolving its own links"
+            in conventions_text(conventions(vault))) == bool(vaults)

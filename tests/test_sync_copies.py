@@ -101,6 +101,9 @@ def test_conflict_markers_are_listed_by_conflicts_too(sample: Path) -> None:
     # the same properties shown again inside a code block, as a template or a how-to does
     "---\ntype: note\ntags: x\n---\n# How to\n\n```yaml\n---\ntype: note\ntags: x\n---\n```\n",
     "---\ntype: note\n---\nBefore\n~~~\n---\ntype: note\n---\n~~~\nAfter\n",
+    # a saved chat: the turns' headings alternate by design, each with its own text
+    "##### You said:\nWhy?\n###### ChatGPT said:\nBecause.\n##### You said:\nAnd then?\n"
+    "###### ChatGPT said:\nThen this.\n##### You said:\nThanks\n###### ChatGPT said:\nOK\n",
 ])
 def test_a_block_that_is_not_a_second_copy_is_no_sync_duplicate(tmp_path: Path,
                                                                  text: str) -> None:

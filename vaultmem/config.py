@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .errors import ConfigError, VaultNotFound
-from .journals import Journal, find_journals
+from .folders import Journal, find_journals, folder_tree, side_by_side
 from .place import named_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
@@ -35,7 +35,8 @@ PLACEHOLDER_SAMPLE = 20
 PERIODIC = "plugins/periodic-notes/data.json"  # the Periodic Notes plugin's settings
 TOML_KEYS = {"folders", "daily_folder", "daily_format", "templates_folder", "context_folder",
              "secrets", "stale_days", "unreferenced_days", "trash_days", "triggers",
-             "age_weight", "age_half_life_days", "feedback_weight", "types", "semantic"}
+             "age_weight", "age_half_life_days", "feedback_weight", "types", "semantic",
+             "vaults"}
 
 
 @dataclass
@@ -50,7 +51,10 @@ class Config:
     daily_folder: str = ""
     daily_format: str = "YYYY-MM-DD"
     daily_from: str = ""  # how the daily folder was found: a setting, detected, else the default
-    journals: tuple[Journal, ...] = ()  # folders of notes named by a date (see journals.py)
+    journals: tuple[Journal, ...] = ()  # folders of notes named by a date (see folders.py)
+    vaults: tuple[str, ...] = ()  # vaults side by side in this folder, each its own (folders.py)
+    vaults_from: str = ""  # how they were found
+    git_ignored: tuple[str, ...] = ()  # folders the vault's .gitignore keeps out of git
     templates_folder: str | None = None
     templates_from: str = ""  # how the templates folder was found (a setting, or detected)
     daily_template: str | None = None
@@ -74,6 +78,8 @@ class Config:
         """A string that changes whenever a setting that affects parsing changes."""
         parts = [self.config_dir, self.daily_folder, self.daily_format, str(self.templates_folder)]
         parts += [f"{j.folder}:{j.format}" for j in self.journals]
+        parts += [f"vault:{folder}" for folder in self.vaults]
+        parts += [f"ignored:{folder}" for folder in self.git_ignored]
         parts += sorted(f"{k}:{v}" for k, v in self.types.items())
         parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
         return "\x1f".join(parts)
@@ -116,19 +122,42 @@ def load_config(root: Path) -> Config:
     templates = _read_json(root / config.config_dir / "templates.json")
     config.templates_folder, config.templates_from = _templates_folder(root, config.config_dir,
                                                                        templates)
+    skip = frozenset({config.templates_folder} - {None, ""})
+    tree = folder_tree(root, config_dir=config.config_dir, skip=cast(frozenset[str], skip))
+    config.journals = tuple(find_journals(tree))
     _daily_settings(config)
+    config.vaults = tuple(side_by_side(tree))
+    config.vaults_from = "detected" if config.vaults else ""
+    config.git_ignored = _git_ignored(root)
     config.template_date_format = str(templates.get("dateFormat") or "YYYY-MM-DD")
     config.template_time_format = str(templates.get("timeFormat") or "HH:mm")
     _apply_toml(config, root / ".vaultmem" / "config.toml")
     return config
 
 
+def _git_ignored(root: Path) -> tuple[str, ...]:
+    """The folders (and files) the vault's ``.gitignore`` names plainly, without wildcards or
+    dot names: what a git copy of the vault lacks (``Extras/Media``, its attachments, kept
+    out of a public repository).
+
+    >>> import tempfile; root = Path(tempfile.mkdtemp())
+    >>> _ = (root / ".gitignore").write_text("# private\\n/Extras/Media/\\n*.log\\n.trash\\n")
+    >>> _git_ignored(root)
+    ('Extras/Media',)
+    """
+    try:
+        lines = read_regular(root / ".gitignore").decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ()
+    kept = {line.strip().strip("/") for line in lines}
+    return tuple(sorted(path for path in kept if path and not path.startswith(("#", "!", "."))
+                        and not set(path) & set("*?[\\")))
+
+
 def _daily_settings(config: Config) -> None:
     """Where daily notes go and how they are named: the Daily notes settings, else Periodic
     Notes' daily ones, else the largest folder of notes named by a date alone, else Obsidian's
     default (the vault root, ``YYYY-MM-DD``); and every folder of such notes."""
-    skip = frozenset({config.templates_folder} - {None, ""})
-    config.journals = tuple(find_journals(config.root, skip=cast(frozenset[str], skip)))
     found = _read_json(config.root / config.config_dir / "daily-notes.json")
     config.daily_from = f"{config.config_dir}/daily-notes.json" if found else ""
     if not found:
@@ -278,6 +307,13 @@ def _apply_toml(config: Config, path: Path) -> None:
         config.daily_format = str(data["daily_format"])
     if "daily_folder" in data or "daily_format" in data:
         config.daily_from = ".vaultmem/config.toml"
+    if "vaults" in data:
+        given = data["vaults"]
+        if not isinstance(given, list) or not all(isinstance(v, str) for v in given):
+            raise ConfigError(f"{path}: vaults must be a list of folders (vaults = [\"en\", "
+                              "\"zh\"]), or [] for one vault")
+        config.vaults = tuple(sorted(_folder(v) for v in given))
+        config.vaults_from = ".vaultmem/config.toml"
     for key in ("stale_days", "unreferenced_days", "trash_days", "age_half_life_days"):
         if key in data:
             if not isinstance(data[key], int) or data[key] < 1:

@@ -118,7 +118,8 @@ def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
         words = particular_words(vault)
         found += [f for f in duplicate_findings(
             ledger.metas, words, lambda i: vault.notes[i].frontmatter, memo,
-            kin=lambda ids: linked_together(vault.store, ids) or alike_in_words(ids, words))
+            kin=lambda ids: linked_together(vault.store, ids) or alike_in_words(ids, words),
+            vault_of=vault.index.resolver.vault_of)
             if f.kind in kinds]
     if "duplicate" in kinds:
         resolver = vault.index.resolver

@@ -20,6 +20,7 @@ def conventions(vault: Vault) -> Json:
     for node in note_nodes(vault.store).values():
         by_type[node["type"]][node.get("typed_by", "default")] += 1
     return {
+        "vaults": {"folders": list(config.vaults), "found_by": config.vaults_from},
         "templates": {"folder": config.templates_folder, "found_by": config.templates_from},
         "daily": {"folder": config.daily_folder, "format": config.daily_format,
                   "found_by": config.daily_from,
@@ -41,6 +42,10 @@ def conventions_text(data: Json) -> str:
             f"({daily['found_by']})"]
     rows += [f"  notes named by date in {j['folder'] or 'the vault root'}: {j['notes']}"
              for j in daily["journals"]]
+    vaults = data["vaults"]
+    if vaults["folders"]:
+        rows.append(f"Vaults     {len(vaults['folders'])} side by side, each resolving its own "
+                    f"links ({vaults['found_by']}): " + ", ".join(vaults["folders"]))
     rows.append("Types")
     for kind, seen in data["types"].items():
         ways = list(seen["typed_by"].items())

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
 from ..index.doc import Meta
 from ..model import Finding
@@ -55,20 +56,22 @@ def _key(title: str) -> str:
 def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
                        properties: Callable[[str], Mapping[str, object]],
                        memo: dict[str, list[Finding]] | None = None, *,
-                       kin: Callable[[list[str]], bool] = lambda ids: True) -> list[Finding]:
+                       kin: Callable[[list[str]], bool] = lambda ids: True,
+                       vault_of: Callable[[str], str] = lambda note_id: "") -> list[Finding]:
     """Duplicates within each type (``words`` and ``properties``: the terms particular to a
     note, its title's aside, and its frontmatter by id, read for the pairs whose titles are
-    alike), and alias clashes across the vault (``kin``: whether notes are about one thing).
+    alike), and alias clashes across the vault (``kin``: whether notes are about one thing);
+    notes of two vaults side by side (``vault_of``) are never compared.
 
     ``memo`` (a block's note ids, hashed -> its pairs of alike titles) is reused for blocks
     that did not change and then holds the current blocks: after one note changed, one block
     is compared.
     """
-    blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
+    blocks: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     for note_id, meta in metas.items():
         if meta.type not in SKIP_TYPES:
             key = _key(note_id.rsplit("/", 1)[-1])
-            blocks[(meta.type, key[:3])].append(note_id)
+            blocks[(vault_of(note_id), meta.type, key[:3])].append(note_id)
     known, current = memo or {}, {}
     for block in blocks.values():
         if len(block) > 1:
@@ -83,7 +86,7 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
              if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))
              and not _parallel(f.notes[0], f.notes[1], names)]
     return [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None] \
-        + _alias_clashes(metas, kin)
+        + _alias_clashes(metas, kin, vault_of)
 
 
 def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
@@ -136,12 +139,15 @@ def _named_alike(first: str, second: str, metas: dict[str, Meta]) -> tuple[float
 
 
 def _one_name_one_folder(first: str, second: str, apart: set[str]) -> tuple[float, str] | None:
-    """Evidence from where the notes are: alike names in one folder (``Mobile App`` and
-    ``Mobile-App``, ``Anna Le`` and ``Anna Lee``; not ``Untitled`` and ``Untitled 1``) and
-    nothing particular to one of them (``apart``)."""
+    """Evidence from where the notes are: names in one folder a letter apart at most
+    (``Mobile App`` and ``Mobile-App``, ``Anna Le`` and ``Anna Lee``; not ``Untitled`` and
+    ``Untitled 1``) and nothing particular to one of them (``apart``)."""
     names = [_key(note_id.rpartition("/")[2]) for note_id in (first, second)]
     numbered = names[0] != names[1] and DIGITS.sub("", names[0]) == DIGITS.sub("", names[1])
-    if first.rpartition("/")[0] != second.rpartition("/")[0] or apart or numbered:
+    lettered = all(any(c.isalpha() for c in name) for name in names)  # not years -1 and 1
+    if first.rpartition("/")[0] != second.rpartition("/")[0] or apart or numbered \
+            or not lettered \
+            or Levenshtein.distance(*names) > 1:  # Sine and Cosine Transform: two things
         return None
     return 0.6, "alike names in one folder, and nothing particular said to tell them apart"
 
@@ -192,23 +198,23 @@ def _duplicate(first: str, second: str, score: float) -> Finding:
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
 
 
-def _alias_clashes(metas: dict[str, Meta],
-                   kin: Callable[[list[str]], bool]) -> list[Finding]:
+def _alias_clashes(metas: dict[str, Meta], kin: Callable[[list[str]], bool],
+                   vault_of: Callable[[str], str]) -> list[Finding]:
     """An alias claimed by two notes spelt alike (``so(n)`` and ``SO(n)`` name two things), or
     an alias that is another note's title in any case (a link by it goes there, as links
     resolve case aside); a note's alias that is its own title claims nothing. Shown only when
     the notes are ``kin`` (about one thing) and, sharing the alias, not parts of one series."""
-    claims: dict[str, set[str]] = defaultdict(set)
-    titles: dict[str, set[str]] = defaultdict(set)
+    claims: dict[tuple[str, str], set[str]] = defaultdict(set)
+    titles: dict[tuple[str, str], set[str]] = defaultdict(set)
     for note_id, meta in metas.items():
-        title = note_id.rsplit("/", 1)[-1]
-        titles[title.casefold()].add(note_id)
+        title, vault = note_id.rsplit("/", 1)[-1], vault_of(note_id)
+        titles[vault, title.casefold()].add(note_id)
         for alias in meta.aliases:
             if alias.casefold() != title.casefold():
-                claims[alias].add(note_id)
+                claims[vault, alias].add(note_id)
     found = []
-    for alias, owners in sorted(claims.items()):
-        named = titles.get(alias.casefold(), set()) - owners
+    for (vault, alias), owners in sorted(claims.items()):
+        named = titles.get((vault, alias.casefold()), set()) - owners
         everyone = sorted(owners | named)
         if len(everyone) > 1:
             found.append(_clash(alias, everyone, bool(named), kin))

@@ -13,7 +13,7 @@ from ..index.store import Store
 from ..index.vocabulary import index_terms, particular_terms
 from ..vault import Vault
 
-SMALL_HUB = 20  # a shared neighbour linked with more notes than this (a list, a MOC) says little
+SMALL_HUB = 30  # a shared neighbour linked with more notes (an index of imports) says little
 RARE_SHARE, RARE_AT_LEAST = 0.005, 20  # passages holding a term particular to a few notes
 SHARED_TERMS = 3  # particular terms two notes must share to say alike things ...
 SHARED_SHARE = 0.2  # ... making at least this share of the smaller note's

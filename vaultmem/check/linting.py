@@ -35,6 +35,7 @@ UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to writ
 # vault's one planned note says nothing of its habits.
 COMPLETE_SHARE, COMPLETE_LINKS = 0.03, 1000
 MISTAKE = 0.6
+EMPTY_HABIT = 10  # empty notes nothing links: the vault keeps placeholders (a tree of topics)
 ARCHIVES = {"archive", "archives", "archived"}
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
@@ -113,7 +114,10 @@ def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
         keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
         for link in links:
             if link.ambiguous and link.node == link.source:
-                yield _to_itself(paths[link.source], link, notes_named(store, link.target))
+                own = vault.index.resolver.vault_of(link.source)
+                namesakes = [n for n in notes_named(store, link.target)
+                             if vault.index.resolver.vault_of(n) == own]
+                yield _to_itself(paths[link.source], link, namesakes)
             yield from _check_link(paths[link.source], link, named, hints, keys)
     hints.keep()
 
@@ -136,7 +140,8 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
     where = f"{path}:{link.line}"
     if link.missing:
         fix = hints.fix(link.target, link.source)
-        sure = _broken_sure(link, fix)
+        elsewhere = hints.kept_elsewhere(link.target) if link.embed or fix.file else ""
+        sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(link, fix)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,
                           f"{where}: {link.raw} links a note nobody wrote yet", fix.text,
@@ -177,16 +182,16 @@ def _in_own_folder(link: LinkRow) -> bool:
 def _check_subpath(link: LinkRow, target: Anchors, where: str,
                    keys: dict[str, frozenset[str]]) -> Iterator[Finding]:
     """``#Heading`` / ``#^block`` must exist in the target note ``link.node``."""
-    if link.subpath.startswith("#^"):
-        if link.subpath[2:] not in target.blocks:
+    wanted = [part for part in link.subpath.split("#") if part.strip()]
+    if wanted and wanted[-1].startswith("^"):  # #^id, also ##^id: Obsidian skips empty parts
+        if wanted[-1][1:] not in target.blocks:
             yield finding("missing-block", link.source, link.line,
-                          f"{where}: {link.raw}: no block ^{link.subpath[2:]} in {link.node}",
+                          f"{where}: {link.raw}: no block {wanted[-1]} in {link.node}",
                           "add the block id to the target or fix the link", link.raw)
         return
     headings = keys.get(link.node)
     if headings is None:
         headings = keys[link.node] = frozenset(_heading_key(text) for text in target.headings)
-    wanted = [part for part in link.subpath.split("#") if part.strip()]
     missing = [part for part in wanted if _heading_key(part) not in headings]
     if missing and not link.raw.lstrip("!").startswith("[["):  # a Markdown link: GitHub's
         slugs = {_slug(text) for text in target.headings}  # anchors (#ribbon-commands) work
@@ -222,12 +227,15 @@ def orphan_findings(vault: Vault) -> list[Finding]:
     out (a journal's days are seldom linked), and only an empty one is sure to need a hand."""
     found = unlinked(vault.index.store)
     said = _saying(vault, found)
+    nodes = {i: node for i, node in note_nodes(vault.store, set(found)).items()
+             if node.get("type") != "daily"}
+    empty = sum(note_id not in said for note_id in nodes)
+    habit = empty if empty >= EMPTY_HABIT else 0
     return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
                     "link it from a related note, or archive it" if note_id in said else
                     "fill it in and link it, or delete it",
-                    sure=_orphan_sure(note_id, note_id in said))
-            for note_id, node in sorted(note_nodes(vault.store, set(found)).items())
-            if node.get("type") != "daily"]
+                    sure=_orphan_sure(note_id, note_id in said, habit))
+            for note_id, node in sorted(nodes.items())]
 
 
 def _saying(vault: Vault, ids: list[str]) -> set[str]:
@@ -247,10 +255,14 @@ def _body_text(text: str) -> bool:
     return any(line.strip() and not line.lstrip().startswith("#") for line in lines)
 
 
-def _orphan_sure(note_id: str, said: bool) -> tuple[float, str]:
-    """How sure an unlinked note needs the owner's hand, and why."""
+def _orphan_sure(note_id: str, said: bool, habit: int) -> tuple[float, str]:
+    """How sure an unlinked note needs the owner's hand, and why (``habit``: how many empty
+    notes nothing links the vault keeps, when so many that they are a habit there, else 0)."""
     if any(part.casefold().strip("_ ") in ARCHIVES for part in note_id.split("/")[:-1]):
         return UNSURE, "it is archived"
+    if not said and habit:
+        return GUESS, (f"one of {habit} empty notes nothing links: placeholders of a "
+                       "structure are a habit here")
     if not said:
         return 0.8, "an empty note nothing links"
     return 0.4, "nothing links it, but notes are also found by search, tags and queries"

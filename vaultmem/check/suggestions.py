@@ -155,6 +155,28 @@ class Suggester:
         """Every source note's title (its file name), for fuzzy lookup."""
         return NameIndex({note_id: [note_id.rsplit("/", 1)[-1]] for note_id in self.ids})
 
+    @functools.cached_property
+    def folders(self) -> frozenset[str]:
+        """Every folder of the vault holding a note or file, lower case."""
+        paths = [*self.ids, *self.vault.index.attachments]
+        return frozenset(path.lower().rsplit("/", 1)[0] for path in paths if "/" in path)
+
+    def kept_elsewhere(self, target: str) -> str:
+        """Why a file ``target`` (a link path) may well exist where the owner keeps the vault
+        though this copy lacks it, or "" (a folder ``.gitignore`` keeps out of git; a path
+        from the root of a published site, whose folder the vault has not)."""
+        config = self.vault.config
+        path = target.split("#", 1)[0].strip()
+        inner = path.lstrip("/").lower()
+        ignored = [folder.lower() for folder in config.git_ignored]
+        if any(inner.startswith(folder + "/") for folder in ignored) or (
+                "/" not in inner and self.names_file(path)
+                and config.attachment_folder.lower() in ignored):
+            return "this copy lacks what .gitignore keeps out of git: the file may be there"
+        if path.startswith("/") and inner.rpartition("/")[0] not in self.folders:
+            return "a path from a published site's root, not a folder of this vault"
+        return ""
+
     def fix(self, target: str, source: str = "") -> Fix:
         """How to fix a link to ``target`` in note ``source`` (never the note itself; a link
         to a file, ``Albums.base`` or ``photo.png``, is never fixed with a note)."""

@@ -19,10 +19,11 @@ from .vouch import listing_stored, stored_listing
 
 
 def kept_index(store: Store, generation: int, listing: Listing | None = None,
-               digest: str | None = None) -> Index | None:
+               digest: str | None = None, *, vaults: tuple[str, ...] = ()) -> Index | None:
     """The index of ``generation`` as stored, with ``listing`` (one just made, that the index
     holds) or else the watcher's stored listing of it; None when neither is there (another
-    process stored since: the vault is listed as usual); ``digest``: the listing's."""
+    process stored since: the vault is listed as usual); ``digest``: the listing's;
+    ``vaults``: the vaults side by side, each resolving its own links."""
     if listing is None and not listing_stored(store, generation):
         return None
     notes: Notes
@@ -32,7 +33,7 @@ def kept_index(store: Store, generation: int, listing: Listing | None = None,
         return {path[:-3]: entry for path, entry in found.items()}
 
     def layout() -> Layout:
-        return _stored_layout(store, listing)
+        return _stored_layout(store, listing, vaults)
 
     index: Index
     notes = Notes(None, lambda: index.resolver, fetch, store)
@@ -41,11 +42,12 @@ def kept_index(store: Store, generation: int, listing: Listing | None = None,
     return index
 
 
-def _stored_layout(store: Store, listing: Listing | None) -> Layout:
+def _stored_layout(store: Store, listing: Listing | None, vaults: tuple[str, ...]) -> Layout:
     """The vault's files as the index records them, with ``listing`` or the watcher's."""
     files = dict(store.query("SELECT id, role FROM files ORDER BY id"))
     attachments = [key for key, role in files.items() if role == ATTACHMENT]
-    resolver = Resolver([key for key, role in files.items() if role != ATTACHMENT], attachments)
+    resolver = Resolver([key for key, role in files.items() if role != ATTACHMENT], attachments,
+                        vaults)
     other = {key: role for key, role in files.items() if role not in ("source", ATTACHMENT)}
     paths = [row[0] for row in store.query(f"SELECT path FROM notes WHERE flags & {GENERATED}")]
     generated = {path[:-3]: entry for path, entry in store.entries(paths).items()}

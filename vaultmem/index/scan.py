@@ -57,13 +57,15 @@ def scan(config: Config, store: Store, progress: Progress | None = None) -> Inde
 def _kept(config: Config, store: Store) -> Index | tuple[int, Listing]:
     """The index as stored when a watcher vouches for it or the vault's listing is the one it
     holds; else the index generation and the listing made after reading it."""
-    if watcher_vouches(store) and (kept := kept_index(store, store.generation())) is not None:
+    if watcher_vouches(store) and (kept := kept_index(store, store.generation(),
+                                                      vaults=config.vaults)) is not None:
         return kept
     generation = store.generation()
     listing = list_vault(config)
     digest = unchanged.listing_digest(listing)
     if unchanged.holds(store, generation, digest):
-        return kept_index(store, generation, listing, digest) or (generation, listing)
+        return (kept_index(store, generation, listing, digest, vaults=config.vaults)
+                or (generation, listing))
     return generation, listing
 
 
@@ -120,7 +122,8 @@ def _plan(config: Config, store: Store, generation: int, listing: Listing) -> _P
     sources = [info for info in listing.notes if info.role == "source"]
     old = store.states()
     entries, todo = _reuse(old, sources)
-    resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments)
+    resolver = Resolver([info.path[:-3] for info in listing.notes], listing.attachments,
+                        config.vaults)
     known = {info.path: old.get(info.path, Entry(0, 0, 0, b"", b"", (0, 0))) for info in todo}
     before = _roles(_split({**entries, **known}, listing))
     return _Plan(listing, sources, old, entries, todo, resolver, before, generation)

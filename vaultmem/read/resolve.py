@@ -17,9 +17,18 @@ from ..model import Link
 
 
 class Resolver:
-    """Look-up tables over every note id and attachment path of a vault (built on first use)."""
+    """Look-up tables over every note id and attachment path of a vault (built on first use).
 
-    def __init__(self, note_ids: Iterable[str], attachments: Iterable[str]) -> None:
+    ``vaults``: folders that are vaults of their own side by side (see
+    :func:`vaultmem.folders.side_by_side`); a link written in one resolves among its files
+    only, its paths read from its folder, as Obsidian opening that vault alone resolves it.
+    """
+
+    def __init__(self, note_ids: Iterable[str], attachments: Iterable[str],
+                 vaults: Iterable[str] = ()) -> None:
+        self.vaults = tuple(sorted(vaults, key=lambda folder: (-len(folder), folder)))
+        if self.vaults:  # read again for each vault's own resolver
+            note_ids, attachments = tuple(note_ids), tuple(attachments)
         self._sources = (note_ids, attachments)
         self._seen: dict[tuple[str, str], tuple[str | None, bool]] = {}  # links repeat a lot
 
@@ -39,7 +48,12 @@ class Resolver:
         >>> r = Resolver(["a/Note", "b/Note", "b/Src"], ["img/x.png"])
         >>> r.resolve("note", "b/Src"), r.resolve("X.png", "b/Src"), r.resolve("", "b/Src")
         (('b/Note', True), ('img/x.png', False), ('b/Src', False))
+        >>> r = Resolver(["en/Links", "en/Home", "zh/Links", "zh/Home"], [], vaults=["en", "zh"])
+        >>> r.resolve("Links", "zh/Home"), r.resolve("Home", "en/Links")
+        (('zh/Links', False), ('en/Home', False))
         """
+        if self.vaults:
+            return self._in_own_vault(linkpath, source)
         path = link_path(linkpath)
         if not path:
             return source, False
@@ -48,6 +62,28 @@ class Resolver:
         if found is None:
             found = self._seen[path, folder] = self._find(path, folder)
         return found
+
+    def vault_of(self, note: str) -> str:
+        """The folder of the vault (side by side) holding ``note``, "" for the rest."""
+        return next((v for v in self.vaults if note.startswith(v + "/")), "")
+
+    @functools.cached_property
+    def _apart(self) -> dict[str, Resolver]:
+        """A resolver for each vault side by side ("" for the files in none), over its own
+        files, their paths read from its folder."""
+        apart: dict[str, tuple[list[str], list[str]]] = {v: ([], []) for v in (*self.vaults, "")}
+        for kind, paths in enumerate(self._sources):
+            for path in paths:
+                vault = self.vault_of(path)
+                apart[vault][kind].append(path[len(vault) + 1:] if vault else path)
+        return {vault: Resolver(*paths) for vault, paths in apart.items()}
+
+    def _in_own_vault(self, linkpath: str, source: str) -> tuple[str | None, bool]:
+        """``resolve`` among the files of the vault (side by side) holding ``source``."""
+        vault = self.vault_of(source)
+        inner = source[len(vault) + 1:] if vault else source
+        found, ambiguous = self._apart[vault].resolve(linkpath, inner)
+        return (f"{vault}/{found}" if vault and found is not None else found), ambiguous
 
     def _find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """``resolve`` of a non-empty path written in a note of ``folder``."""
@@ -128,7 +164,7 @@ class _Table:
     def find(self, path: str, folder: str) -> tuple[str | None, bool]:
         """The best match for ``path`` seen from ``folder``, and whether it was ambiguous."""
         if "/" in path:
-            joined = posixpath.normpath(posixpath.join(folder, path))
+            joined = _within_vault(posixpath.normpath(posixpath.join(folder, path)))
             for candidate in (path, joined):
                 hits = self.by_path.get(candidate.lower())
                 if hits:
@@ -141,6 +177,18 @@ class _Table:
         if not pool:
             return None, False
         return _choose(pool, path, folder), len(pool) > 1
+
+
+def _within_vault(path: str) -> str:
+    """A relative path that climbs above the vault's root, read from the root, as Obsidian
+    reads it (``../../images/x.png`` from ``Advanced/`` is ``images/x.png``).
+
+    >>> _within_vault("../images/x.png"), _within_vault("a/b.md")
+    ('images/x.png', 'a/b.md')
+    """
+    while path.startswith("../"):
+        path = path[3:]
+    return "" if path == ".." else path
 
 
 def _prefer_case(hits: list[str], wanted: str) -> str:

@@ -101,12 +101,15 @@ def _keys(block: list[str]) -> frozenset[str]:
 
 
 def _headings_again(lines: list[str], headings: list[tuple[int, int]]) -> int | None:
-    """The line where the note's first headings (up to three, at least two) recur in order."""
+    """The line where the note's first headings (up to three, at least two, all different)
+    recur in order."""
     names = [lines[line - 1].strip() for line, _ in headings]
     size = min(3, len(names) // 2)
     if size < 2:
         return None
     first = names[:size]
+    if len(set(first)) < size:  # turns of a dialogue (You said, ChatGPT said) recur by design
+        return None
     return next((headings[i][0] for i in range(size, len(names) - size + 1)
                  if names[i:i + size] == first), None)
 

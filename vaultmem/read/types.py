@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..config import ROOT_FILES, Config
-from ..journals import day_format, home_of
+from ..folders import day_format, home_of
 
 TYPE_KEYS = {"type", "document_type", "note_type", "kind"}  # the note's own type, any case
 CATEGORY_KEYS = {"categories", "category"}  # read only for a value naming a memory type
