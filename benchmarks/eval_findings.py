@@ -349,7 +349,7 @@ def main() -> int:
     if args.todo:
         with args.todo.open("w", encoding="utf-8") as handle:
             for item in missing:
-                entry = {field: item.get(field) for field in LABEL_FIELDS}
+                entry = {field: item.get(field) for field in (*LABEL_FIELDS, "suggestion")}
                 handle.write(json.dumps({**entry, "label": None, "why": "", "pattern": "",
                                          "run": args.run},
                                         ensure_ascii=False) + "\n")

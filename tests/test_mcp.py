@@ -17,12 +17,13 @@ from vaultmem.vault import Vault
 from vaultmem.write.journal import daily_path
 
 from .conftest import NOW, ROOT, hash_tree
+from .test_cli import run
 
 mcp = pytest.importorskip("mcp")
 
 T = TypeVar("T")
 TIMEOUT = 20.0  # seconds for a whole session; a hang fails the test instead of blocking CI
-READERS = {"search", "related", "context", "show", "conflicts"}
+READERS = {"search", "related", "mentions", "context", "show", "conflicts"}
 WRITERS = {"daily", "fact", "decide", "lesson", "learn", "now"}
 TOKEN = "ghp_" + "A1b2C3d4" * 5  # looks like a GitHub token; the secret guard must refuse it
 
@@ -87,7 +88,7 @@ def test_tool_lists(sample: Path) -> None:
 
 
 def test_read_tools(sample: Path) -> None:
-    """search, related, context, show and conflicts answer from the vault."""
+    """search, related, mentions, context, show and conflicts answer from the vault."""
 
     async def reads(session: Any) -> dict[str, str]:
         return {
@@ -99,6 +100,7 @@ def test_read_tools(sample: Path) -> None:
             "bare": await ok(session, "show", note="Invoice Inbox", content=False),
             "conflicts": await ok(session, "conflicts"),
             "typed": await ok(session, "search", query="ocr engine", type="decision"),
+            "mentions": await ok(session, "mentions", note="DataFlow"),
         }
 
     got = talk(sample, reads)
@@ -114,6 +116,8 @@ def test_read_tools(sample: Path) -> None:
     assert "Every customer gets an address" not in got["bare"]
     assert isinstance(json.loads(got["conflicts"])["findings"], list)
     assert {h["type"] for h in json.loads(got["typed"])["results"]} == {"decision"}
+    assert json.loads(got["mentions"]) == json.loads(run(sample, "mentions", "DataFlow",
+                                                         "--json")[1])
 
 
 def test_write_tools(sample: Path) -> None:

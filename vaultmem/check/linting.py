@@ -26,7 +26,7 @@ from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
-         "orphan")
+         "orphan", "unlinked-mention")
 SURE, UNSURE, GUESS = 0.9, 0.3, 0.45
 CHECKED_TOGETHER = 2000  # notes whose links are read and checked at once (bounds the memory)
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
@@ -51,10 +51,16 @@ def finding(kind: str, note: str, line: int | None, message: str, suggestion: st
 
 
 def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
-         quiet: bool = True) -> list[Finding]:
+         quiet: bool = True, suggest_links: bool = False) -> list[Finding]:
     """Every finding at least ``least`` sure (0: all), sorted by note, line and kind; with
-    ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``)."""
-    found = remembered_findings(vault, "lint", lambda: [
+    ``quiet``, not those the owner ignores (``.vaultmem/ignored.txt``); with
+    ``suggest_links``, also the unlinked mentions worth a link (see :mod:`.mentions`)."""
+    if suggest_links:
+        from .mentions import mention_findings
+
+        mentions = findings_per_note(vault, "lint-mentions", lambda notes: mention_findings(
+            vault, notes), subpaths=False)
+    found = (mentions if suggest_links else []) + remembered_findings(vault, "lint", lambda: [
         *file_problems(vault), *unwritten_judged(findings_per_note(
             vault, "lint-links", lambda notes: link_findings(vault, notes=notes), subpaths=True),
             tallies(vault.store)), *orphan_findings(vault)])

@@ -57,7 +57,8 @@ class BadUsage(click.ClickException):
 
 COMMANDS = {
     "scan": "read", "show": "read", "graph": "read", "lint": "read", "conventions": "read",
-    "search": "recall", "related": "recall", "index": "recall", "context": "recall",
+    "search": "recall", "related": "recall", "mentions": "recall", "index": "recall",
+    "context": "recall",
     "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",
     "lesson": "write", "write": "write", "read": "write",

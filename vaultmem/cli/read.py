@@ -98,10 +98,13 @@ def conventions_command(vault: Vault, as_json: bool) -> None:
 @click.option("--all", "everything", is_flag=True,
               help="Also the findings it is unsure of (confidence below 0.5), such as links "
               "to notes not written yet and notes nothing links.")
+@click.option("--suggest-links", is_flag=True,
+              help="Also offer to link the words that name another note (unlinked mentions), "
+              "with the exact edit.")
 @json_option
 @with_vault
 def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: bool,
-                 as_json: bool) -> None:
+                 suggest_links: bool, as_json: bool) -> None:
     """Find broken and ambiguous links, missing headings/blocks, bad files, orphans, and sync
     tools' leftovers (conflict copies, git conflict markers, content repeated by a merge).
 
@@ -113,8 +116,9 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
     if unknown:
         raise UsageError(f"unknown --kind {', '.join(unknown)}; use one of "
                          f"{', '.join(KINDS + FILE_KINDS)}")
-    split = report.sorted_out(vault, [f for f in lint(vault, least=0.0, quiet=False)
-                                      if not kinds or f.kind in kinds], everything)
+    found = lint(vault, least=0.0, quiet=False, suggest_links=suggest_links)
+    split = report.sorted_out(vault, [f for f in found if not kinds or f.kind in kinds],
+                              everything)
     findings = split.shown
     if as_json:
         emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,

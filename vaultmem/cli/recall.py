@@ -11,6 +11,7 @@ from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 
 if TYPE_CHECKING:
+    from ..check.mentions import Mention
     from ..recall.related import Related
 
 
@@ -94,6 +95,37 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     note_id, items = related_notes(vault, note, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
          lambda _: _related_text(items, explain), as_json)
+
+
+@cli.command("mentions")
+@click.argument("note")
+@click.option("--all", "every", is_flag=True,
+              help="Also the notes that already link NOTE elsewhere.")
+@json_option
+@with_vault
+def mentions_command(vault: Vault, note: str, every: bool, as_json: bool) -> None:
+    """Unlinked mentions of NOTE: other notes that write its title or an alias as plain words
+    (any case, whole words, not in links or code), with the link that would replace them.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault mentions DataFlow
+    """
+    from ..check.mentions import unlinked_mentions
+
+    note_id, found = unlinked_mentions(vault, note)
+    shown = [m for m in found if every or not m.linked]
+    emit({"note": note_id, "results": [m.to_dict() for m in shown]},
+         lambda _: _mentions_text(shown, len(found) - len(shown)), as_json)
+
+
+def _mentions_text(found: list[Mention], linked: int) -> str:
+    """One line per mention: where, the words and the link to write."""
+    rows = [f"{m.source}.md:{m.line}  {m.words!r} -> {m.edit}  {m.text}" for m in found]
+    rows.append(f"{len(found)} unlinked mention(s)" + (
+        f"; {linked} more in notes that already link it elsewhere: --all lists them"
+        if linked else "") + ".")
+    return "\n".join(rows)
 
 
 @cli.command("index")

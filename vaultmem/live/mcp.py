@@ -47,6 +47,12 @@ READ_TOOLS: dict[str, str] = {
         "agents), shared tags, similar text and recency. Use it to explore around a note you "
         "found. Returns compact JSON: results with id, type, score and reasons."
     ),
+    "mentions": (
+        "Unlinked mentions of one note: other notes that write its title or an alias as plain "
+        "words, not linked. Use it to find what else talks about a note, or to link those "
+        "words. Returns compact JSON: results with id, line, words, the line's text and "
+        "`edit`, the link that would replace the words (e.g. [[Lucy Tan|Lucy]])."
+    ),
     "conflicts": (
         "Memory that contradicts itself: different values of one fact, competing decisions on "
         "one topic, superseded entries still marked active, duplicates, alias clashes, expired "

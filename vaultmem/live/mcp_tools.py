@@ -191,6 +191,20 @@ class Tools:
             note_id, items = related_notes(vault, note, limit=limit, depth=depth)
             return self.out({"note": note_id, "results": [i.to_dict() for i in items]})
 
+    def mentions(
+        self,
+        note: NoteName,
+        linked: Annotated[bool, Field(description="Also in notes that already link it "
+                                      "elsewhere.")] = False,
+    ) -> str:
+        """The note's unlinked mentions, as the ``mentions --json`` document."""
+        from ..check.mentions import unlinked_mentions
+
+        with self.fresh() as vault:
+            note_id, found = unlinked_mentions(vault, note)
+            return self.out({"note": note_id, "results": [m.to_dict() for m in found
+                                                          if linked or not m.linked]})
+
     def context(
         self,
         agent: Annotated[str | None, Field(description="The agent whose context it is (its "

@@ -1,0 +1,85 @@
+"""Unlinked mentions: a note's title or alias written as plain words elsewhere, found both ways
+(the notes naming one note, the notes one note names) with the same rules, and the edit that
+links them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vaultmem.check.mentions import mentioned_by, mentions_of
+from vaultmem.vault import Vault
+
+from .test_cli import run
+
+NOTES = {
+    "People/Lucy Tan.md": "---\naliases: [Lucy, LT]\n---\nFounder.\n",
+    "Maths/线性映射.md": "保持加法和数乘的映射。\n",
+    "Log.md": ("Met lucy tan at noon.\n"  # 1: any case
+               "Then [[Lucy Tan]] left; `Lucy Tan` in code.\n"  # 2: a link, a code span
+               "Lucyana is someone else; LT is too short to look for.\n"  # 3: no
+               "```\nLucy Tan in a code block\n```\n"  # 4-6: no
+               "Later Lucy called.\n"  # 7: the alias
+               "这是线性映射的例子。\n"),  # 8: CJK, no word boundaries
+    "Notes/Plans.md": "---\nowner: Lucy Tan\n---\nAsk Lucy Tan about the plan.\n",
+}
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    for name, text in NOTES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return Vault(tmp_path, use_cache=False)
+
+
+def test_the_notes_naming_a_note_in_plain_words(vault: Vault) -> None:
+    found = mentions_of(vault, "People/Lucy Tan")
+    assert [(m.source, m.line, m.words, m.linked, m.edit) for m in found] == [
+        ("Log", 1, "lucy tan", True, "[[Lucy Tan|lucy tan]]"),
+        ("Log", 7, "Lucy", True, "[[Lucy Tan|Lucy]]"),
+        ("Notes/Plans", 4, "Lucy Tan", False, "[[Lucy Tan]]")]  # not in the properties
+    assert [(m.source, m.line, m.edit) for m in mentions_of(vault, "Maths/线性映射")] == [
+        ("Log", 8, "[[线性映射]]")]
+
+
+def test_the_notes_a_note_names_in_plain_words_follow_the_same_rules(vault: Vault) -> None:
+    named = {(m.target, m.line, m.words) for m in mentioned_by(vault, "Log")}
+    assert named == {("People/Lucy Tan", 1, "lucy tan"), ("People/Lucy Tan", 7, "Lucy"),
+                     ("Maths/线性映射", 8, "线性映射")}
+    both = {(m.source, m.line, m.target) for target in ("People/Lucy Tan", "Maths/线性映射")
+            for m in mentions_of(vault, target)}
+    every = {(m.source, m.line, m.target) for note in vault.notes
+             for m in mentioned_by(vault, note)}
+    assert every == both
+
+
+def test_mentions_command_lists_them_with_the_link_to_write(vault: Vault) -> None:
+    code, out, _ = run(vault.root, "mentions", "Lucy Tan")
+    assert (code, out) == (0, "Notes/Plans.md:4  'Lucy Tan' -> [[Lucy Tan]]  Ask Lucy Tan about "
+                              "the plan.\n1 unlinked mention(s); 2 more in notes that already "
+                              "link it elsewhere: --all lists them.\n")
+    data = json.loads(run(vault.root, "mentions", "lucy", "--all", "--json")[1])
+    assert data["note"] == "People/Lucy Tan"
+    assert [(r["id"], r["line"], r["edit"]) for r in data["results"]] == [
+        ("Log", 1, "[[Lucy Tan|lucy tan]]"), ("Log", 7, "[[Lucy Tan|Lucy]]"),
+        ("Notes/Plans", 4, "[[Lucy Tan]]")]
+    assert run(vault.root, "mentions", "Nobody")[0] == 1
+
+
+def test_lint_suggests_the_links_a_note_lacks_once_per_note_named(vault: Vault) -> None:
+    (vault.root / "Today.md").write_text("Now Lucy Tan called, then lucy tan again; now NOW.\n"
+                                         "On 2026-11-27.\n")
+    (vault.root / "NOW.md").write_text("Board.\n")
+    (vault.root / "2026-11-27.md").write_text("A day.\n")
+    found = json.loads(run(vault.root, "lint", "--suggest-links", "--all", "--json")[1])
+    mine = [(f["line"], f["confidence"], f["suggestion"]) for f in found["findings"]
+            if f["notes"] == ["Today"] and f["kind"] == "unlinked-mention"]
+    assert mine == [
+        (1, 0.6, "write [[Lucy Tan]] for 'Lucy Tan' on line 1"),
+        (1, 0.6, "write [[NOW]] for 'NOW' on line 1"),  # the last: as written, a name
+        (2, 0.3, "write [[2026-11-27]] for '2026-11-27' on line 2")]  # a date, not a name
+    assert "unlinked-mention" not in {f["kind"] for f in json.loads(
+        run(vault.root, "lint", "--all", "--json")[1])["findings"]}  # only when asked

@@ -1,0 +1,259 @@
+"""Unlinked mentions, as Obsidian's backlinks pane shows them: a note's title or an alias
+written as plain words in another note (any case, whole words; not inside a link, a code span
+or a code block, nor in the properties).
+
+Both ways read the index, never every file: the notes mentioning one note are the passages an
+FTS5 phrase query finds (:func:`mentions_of`); the notes one note mentions are the runs of its
+words that the names table holds (:func:`mentioned_by`). Either way the words are then found on
+the note's own lines, with its links (as the index records them) blanked out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Collection, Iterable, Iterator
+from typing import NamedTuple
+
+from ..index import fts
+from ..index.lookup import link_raws
+from ..index.store import Store
+from ..model import Finding, Json
+from ..secrets import redact
+from ..text import cjk
+from ..vault import Vault
+
+HITS = 5000  # passages a name's phrase query reads at most
+TEXT_MOST = 300  # characters of a line shown
+COMMON = 20  # notes writing a name in plain words that make it a word more than a name
+SHORTEST = 3  # characters of a name looked for (two for a CJK name)
+LONGEST_WORDS = 8  # words of a run looked up as a name
+LONGEST_CJK = 16  # characters of a CJK run looked up as a name
+NOT_TEXT = ("code", "math", "properties")  # passages whose words are not prose
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+SPACES = re.compile(r"\s+")
+EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+class Mention(NamedTuple):
+    """A name of ``target`` written as plain words on a line of ``source``."""
+
+    source: str  # note id
+    line: int  # 1-based file line
+    words: str  # as written
+    target: str  # the note named
+    linked: bool  # ``source`` already links ``target`` elsewhere
+    text: str  # the line
+    edit: str  # the link that would replace the words
+
+    def to_dict(self) -> Json:
+        """The ``mentions --json`` result shape."""
+        return {"id": self.source, "line": self.line, "words": self.words,
+                "text": self.text, "linked": self.linked, "edit": self.edit}
+
+
+def link_for(link: str, words: str) -> str:
+    """The link replacing ``words`` that name the note ``link`` reaches (``[[Name]]`` as
+    Obsidian writes it in that note): ``[[Name|words]]``, or ``[[words]]`` when they are its
+    name as written.
+
+    >>> link_for("[[Lucy Tan]]", "Lucy"), link_for("[[People/Lucy Tan]]", "Lucy Tan")
+    ('[[Lucy Tan|Lucy]]', '[[People/Lucy Tan|Lucy Tan]]')
+    """
+    name = link[2:-2]
+    return link if words == name else f"[[{name}|{words}]]"
+
+
+def names_of(vault: Vault, note_id: str) -> list[str]:
+    """The title and aliases of a note worth looking for (long enough), each once."""
+    note = vault.notes[note_id]
+    names = [note_id.rsplit("/", 1)[-1], *note.aliases]
+    kept = {name.casefold(): name.strip() for name in names if long_enough(name.strip())}
+    return list(kept.values())
+
+
+def long_enough(name: str) -> bool:
+    """True for a name of ``SHORTEST`` characters or more (two for CJK), not a common word.
+
+    >>> long_enough("CD"), long_enough("the"), long_enough("实分析"), long_enough("Lucy")
+    (False, False, True, True)
+    """
+    wide = sum(len(run) for run in cjk().findall(name))
+    return (len(name) + wide >= SHORTEST and name.casefold() not in fts.STOPWORDS
+            and any(char.isalnum() for char in name))
+
+
+def pattern(name: str) -> re.Pattern[str]:
+    """The words of ``name`` as written anywhere in prose: any case, any spacing between its
+    words, not inside another word (a CJK end needs no boundary).
+
+    >>> bool(pattern("Lucy Tan").search("met lucy  tan today"))
+    True
+    >>> bool(pattern("Tan").search("Tandem"))
+    False
+    """
+    parts = [re.escape(part) for part in name.split()]
+    body = r"\s+".join(parts)
+    before = "" if cjk().match(name) else r"(?<!\w)"
+    after = "" if cjk().search(name[-1:]) else r"(?!\w)"
+    return re.compile(before + body + after, re.IGNORECASE)
+
+
+def prose(line: str, links: Iterable[str]) -> str:
+    """``line`` with its links (as written) and code spans blanked out, columns kept."""
+    for raw in links:
+        line = line.replace(raw, " " * len(raw))
+    return CODE_SPAN.sub(lambda match: " " * len(match.group()), line)
+
+
+def unlinked_mentions(vault: Vault, name: str) -> tuple[str, list[Mention]]:
+    """(note id, its unlinked mentions) for a note given by id, name or path: what the
+    ``mentions`` command and MCP tool answer (lines redacted of credentials)."""
+    note = vault.note(name)
+    secrets = vault.config.secret_patterns
+    return note.id, [m._replace(text=redact(m.text.strip(), secrets)[:TEXT_MOST])
+                     for m in mentions_of(vault, note.id)]
+
+
+def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS) -> list[Mention]:
+    """Every unlinked mention of the note ``note_id`` in other notes, by note and line."""
+    names = names_of(vault, note_id)
+    linking = set(vault.store.linking(note_id))
+    found: dict[tuple[str, int], Mention] = {}
+    for name in names:
+        with vault.store.held() as db:
+            hits = fts.phrase_hits(db, name, limit=limit)
+        spans = [(hit.path[:-3], hit.start, hit.end) for hit in hits
+                 if hit.path[:-3] != note_id and hit.kind not in NOT_TEXT
+                 and hit.path[:-3] in vault.notes]
+        for mention in _on_lines(vault, spans, {name: note_id}, linking):
+            found.setdefault((mention.source, mention.line), mention)
+    return sorted(found.values(), key=lambda m: (m.source, m.line))
+
+
+def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
+    """Every other note whose title or alias ``note_id`` writes as plain words, by line."""
+    _ = vault.notes  # the index is current first
+    store = vault.store
+    with store.held() as db:
+        rows = db.execute("SELECT p.start_line, p.end_line, p.kind FROM passages AS p JOIN "
+                          "notes AS n ON n.path = p.path WHERE n.id = ? ORDER BY p.number",
+                          (note_id,)).fetchall()
+    spans = [(note_id, start, end) for start, end, kind in rows if kind not in NOT_TEXT]
+    lines = vault.note_text(note_id).split("\n")
+    runs = {run for _, start, end in spans for line in lines[start - 1:end]
+            for run in _runs(line)}
+    names = _names_among(store, runs)
+    names = {name: target for name, target in names.items() if target != note_id}
+    if not names:
+        return []
+    targets = set(names.values())
+    linked = {target for target in targets if target in _linked_from(store, note_id)}
+    return [m._replace(linked=m.target in linked)
+            for m in _on_lines(vault, spans, names, set())]
+
+
+def _on_lines(vault: Vault, spans: list[tuple[str, int, int]], names: dict[str, str],
+              linking: set[str]) -> Iterator[Mention]:
+    """The mentions of each name (name -> its note) on the lines of ``spans``."""
+    raws = link_raws(vault.store, spans)
+    patterns = [(pattern(name), name, target)  # the longest name of a note first
+                for name, target in sorted(names.items(), key=lambda item: -len(item[0]))]
+    resolver, style = vault.index.resolver, vault.config.new_link_format
+    for source, start, end in spans:
+        lines = vault.note_text(source).split("\n")
+        links = raws.get((source, start, end), [])
+        for number in range(start, min(end, len(lines)) + 1):
+            text = prose(lines[number - 1], links)
+            met: set[str] = set()
+            for found, name, target in patterns:
+                matches = [] if target in met else list(found.finditer(text))
+                if matches:  # one per note and line: the words as the name is written, if so
+                    met.add(target)
+                    match = next((m for m in matches if m.group() == name), matches[0])
+                    edit = link_for(resolver.link_text(source, target, style), match.group())
+                    yield Mention(source, number, match.group(), target, source in linking,
+                                  lines[number - 1], edit)
+
+
+def _runs(line: str) -> Iterator[str]:
+    """The runs of words of ``line`` a name could be, case-folded: up to ``LONGEST_WORDS``
+    words with the punctuation at their ends taken off, and the pieces of each CJK run."""
+    words = line.split()
+    for first in range(len(words)):
+        for last in range(first + 1, min(first + LONGEST_WORDS, len(words)) + 1):
+            run = EDGE.sub("", " ".join(words[first:last]))
+            if run:
+                yield run.casefold()
+    for run in cjk().findall(line):
+        for at in range(len(run)):
+            for end in range(at + 2, min(at + LONGEST_CJK, len(run)) + 1):
+                yield run[at:end]
+
+
+def _names_among(store: Store, runs: set[str]) -> dict[str, str]:
+    """The titles and aliases (as written) among ``runs``, each with its note; a name that
+    several notes hold is left out (which one the words mean is not known)."""
+    held: dict[str, set[tuple[str, str]]] = {}
+    wanted = sorted(runs)
+    for at in range(0, len(wanted), 500):
+        part = wanted[at:at + 500]
+        for folded, name, note in store.query(
+                f"SELECT DISTINCT folded, name, note FROM names WHERE folded IN "
+                f"({', '.join('?' * len(part))})", tuple(part)):
+            held.setdefault(folded, set()).add((name, note))
+    return {min(pairs)[0]: min(pairs)[1] for pairs in held.values()
+            if len({note for _, note in pairs}) == 1 and long_enough(min(pairs)[0])}
+
+
+def _linked_from(store: Store, note_id: str) -> set[str]:
+    """The notes ``note_id`` links to."""
+    return {row[0] for row in store.query(
+        "SELECT DISTINCT node FROM links WHERE source = ? AND NOT missing", (note_id,))}
+
+
+def mention_findings(vault: Vault, notes: Collection[str] | None = None) -> Iterator[Finding]:
+    """One ``unlinked-mention`` finding per note and other note it names in plain words but
+    does not link (its first such line), with the edit; of every note, or of ``notes``. Names
+    that ``COMMON`` or more notes write are words more than names: unsure."""
+    common: dict[str, bool] = {}
+    for source in sorted(vault.notes if notes is None else notes):
+        if source not in vault.notes:
+            continue
+        first: dict[str, Mention] = {}
+        for mention in mentioned_by(vault, source):
+            if not mention.linked:
+                first.setdefault(mention.target, mention)
+        for mention in first.values():
+            yield _suggestion(vault, mention, common)
+
+
+def _how_sure(mention: Mention, common: bool) -> tuple[float, str]:
+    """How sure a mention is worth a link, and why: not for a name many notes write, a
+    one-word name written in another case (``now`` for the note ``NOW``) or a name without
+    letters (a date, a number)."""
+    if common:
+        return 0.3, f"{COMMON} or more notes write {mention.words!r}: a word more than a name"
+    if not any(char.isalpha() for char in mention.words):
+        return 0.3, "a date or number more than a name"
+    one_word = len(mention.words.split()) == 1 and not cjk().search(mention.words)
+    name = mention.edit[2:-2].split("|")[0].rsplit("/", 1)[-1]
+    if one_word and mention.words != name:
+        return 0.3, "a word written in another case than the note's name"
+    return 0.6, "the words are the note's title or alias, not linked"
+
+
+def _suggestion(vault: Vault, mention: Mention, common: dict[str, bool]) -> Finding:
+    """The finding offering to link one mention."""
+    key = mention.words.casefold()
+    if key not in common:
+        with vault.store.held() as db:
+            hits = fts.phrase_hits(db, mention.words, limit=COMMON * 20)
+        common[key] = len({hit.path for hit in hits}) >= COMMON
+    sure = _how_sure(mention, common[key])
+    digest = hashlib.sha1(f"{mention.source}\x1f{mention.target}".encode()).hexdigest()[:8]
+    return Finding(f"unlinked-mention:{digest}", "unlinked-mention", [mention.source],
+                   f"{mention.source}.md:{mention.line}: {mention.words!r} names "
+                   f"[[{mention.target}]] without a link",
+                   f"write {mention.edit} for {mention.words!r} on line {mention.line}",
+                   mention.line, confidence=sure[0], reason=sure[1])
