@@ -371,3 +371,12 @@ def test_a_block_link_written_with_two_hashes_names_the_block(tmp_path: Path) ->
     found = json.loads(run(tmp_path, "lint", "--json")[1])["findings"]
     assert [(f["kind"], f["message"].split(": ", 1)[1]) for f in found] == [
         ("missing-block", "[[Essay##^nowhere]]: no block ^nowhere in Essay")]
+
+
+def test_invalid_properties_of_a_template_are_a_guess(tmp_path: Path) -> None:
+    for folder in ("Templates Archive", "Notes"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "Formula.md").write_text("---\ntitle: [unclosed\n---\nx\n")
+    found = json.loads(run(tmp_path, "lint", "--all", "--json")[1])["findings"]
+    assert [(f["notes"], f["confidence"]) for f in found if f["kind"] == "frontmatter"] == [
+        (["Notes/Formula"], 1.0), (["Templates Archive/Formula"], 0.45)]

@@ -255,6 +255,11 @@ OTHER = "Cells divide by mitosis; the membrane keeps the inside apart from the o
      []),  # names without letters are numbers
     ({"Projects/Mobile App.md": "", "Projects/Mobile-App.md": ""},
      [("duplicate", ["Projects/Mobile App", "Projects/Mobile-App"], 0.6)]),  # one name twice
+    ({"TV/Alice in Borderland S1.md": "---\naliases: [Imawa no Kuni]\n---\nSeason one.\n",
+      "TV/Alice in Borderland S2.md": "---\naliases: [Imawa no Kuni]\n---\nSeason two.\n"},
+     []),  # seasons of one show go by its name
+    ({"Encounters/Group 2/The Judgement.md": BODY, "Encounters/Group 4/The Judgement.md": BODY},
+     []),  # one encounter kept for each party
 ])
 def test_alike_titles_are_one_entry_only_with_evidence(
         tmp_path: Path, files: dict[str, str], found: list[tuple[str, list[str], float]]) -> None:

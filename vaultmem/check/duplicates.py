@@ -100,10 +100,12 @@ def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
 
 def _parallel(first: str, second: str, names: dict[str, set[str]]) -> bool:
     """True when the two notes sit in folders built alike, holding ``PARALLEL`` or more names
-    in common (each project's Kanban, Resources and Scratchpad): one note per folder by
-    design, however alike their text from one template."""
+    in common (each project's Kanban, Resources and Scratchpad) or named but for a number
+    (``Encounters/Group 2``, ``Encounters/Group 4``): one note per folder by design, however
+    alike their text from one template."""
     folders = first.rpartition("/")[0], second.rpartition("/")[0]
-    return folders[0] != folders[1] and len(names[folders[0]] & names[folders[1]]) >= PARALLEL
+    return folders[0] != folders[1] and (len(names[folders[0]] & names[folders[1]]) >= PARALLEL
+                                         or same_but_numbers(*folders))  # Group 2, Group 4
 
 
 def _other_kinds(first: Mapping[str, object], second: Mapping[str, object]) -> bool:
@@ -129,11 +131,12 @@ def _weighed(pair: Finding, metas: dict[str, Meta], words: Callable[[str], set[s
 
 
 def _named_alike(first: str, second: str, metas: dict[str, Meta]) -> tuple[float, str] | None:
-    """Evidence from names: an alias of one is the other's title, or both have it."""
+    """Evidence from names: an alias of one is the other's title, or both have it (but
+    parts of one series share the series' name: seasons of a show)."""
     names = [{alias.casefold() for alias in metas[i].aliases} for i in (first, second)]
     titles = [i.rsplit("/", 1)[-1].casefold() for i in (first, second)]
     shared = (names[0] & names[1]) | (names[0] & {titles[1]}) | (names[1] & {titles[0]})
-    if shared:
+    if shared and not (names[0] & names[1] and _series([first, second])):
         return 0.9, f"both go by {sorted(shared)[0]!r}"
     return None
 
@@ -268,14 +271,15 @@ def _same_lesson(key: str, ids: list[str]) -> Finding:
 
 def _series(ids: list[str]) -> bool:
     """True when every title is the first's but for numbers or a few characters (``Money
-    Heist Season 1``, ``第三季``): the parts of one work.
+    Heist Season 1``, ``第三季``), or holds it whole (``诈欺游戏电影版``, the film of the show):
+    the parts of one work.
 
-    >>> _series(["TV/纸钞屋第一季", "TV/纸钞屋第三季"]), _series(["初恋", "初恋这件小事"])
+    >>> _series(["TV/纸钞屋第一季", "TV/纸钞屋第三季"]), _series(["初恋", "恋爱这件小事"])
     (True, False)
     """
     keys = [_key(note_id.rsplit("/", 1)[-1]) for note_id in ids]
     return all(same_but_numbers(keys[0], key) or fuzz.ratio(keys[0], key) >= SERIES
-               for key in keys[1:])
+               or key.startswith(keys[0]) or keys[0].startswith(key) for key in keys[1:])
 
 
 def sync_copies(other: dict[str, str]) -> list[Finding]:

@@ -95,8 +95,11 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
     for problem in vault.index.problems:
         note = problem.path.removesuffix(".md")
         where = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
+        template = problem.kind == "frontmatter" and any(
+            "template" in part.casefold() for part in note.split("/")[:-1])
         yield finding(problem.kind, note, problem.line, f"{where}: {problem.message}",
-                      "", problem.message)
+                      "", problem.message, sure=(GUESS, "a template's properties, kept as "
+                                                 "it is filled in") if template else (1.0, ""))
     for note_id in (i for i, role in vault.index.other.items() if role == "sync-copy"):
         original = (copy_of(f"{note_id}.md") or "").removesuffix(".md")
         yield finding("sync-copy", note_id, None, f"{note_id}.md: a sync tool's conflict copy "
@@ -215,8 +218,8 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str,
 
 def _heading_key(text: str) -> str:
     """Headings compare case-insensitively, ignoring characters links cannot hold and those
-    Obsidian drops from a heading link (``?``, backticks)."""
-    return re.sub(r"[\s#|^:\[\]]+", " ", re.sub(r"[?`]", "", text)).strip().lower()
+    Obsidian drops from a heading link (``?``, backticks, the ``**`` of bold text)."""
+    return re.sub(r"[\s#|^:\[\]]+", " ", re.sub(r"[?`*]", "", text)).strip().lower()
 
 
 def _slug(text: str) -> str:

@@ -1,6 +1,6 @@
 """Unlinked mentions, as Obsidian's backlinks pane shows them: a note's title or an alias
 written as plain words in another note (any case, whole words; not inside a link, a code span
-or a code block, nor in the properties).
+or a code block, nor, unless asked, in the properties).
 
 Both ways read the index, never every file: the notes mentioning one note are the passages an
 FTS5 phrase query finds (:func:`mentions_of`); the notes one note mentions are the runs of its
@@ -29,7 +29,8 @@ COMMON = 20  # notes writing a name in plain words that make it a word more than
 SHORTEST = 3  # characters of a name looked for (two for a CJK name)
 LONGEST_WORDS = 8  # words of a run looked up as a name
 LONGEST_CJK = 16  # characters of a CJK run looked up as a name
-NOT_TEXT = ("code", "math", "properties")  # passages whose words are not prose
+NOT_TEXT = ("code", "math")  # passages whose words are not prose
+PROPERTIES = "properties"  # a passage of property values: plain text in YAML, not prose
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 SPACES = re.compile(r"\s+")
 EDGE = re.compile(r"^[^\w]+|[^\w]+$")
@@ -115,8 +116,11 @@ def unlinked_mentions(vault: Vault, name: str) -> tuple[str, list[Mention]]:
                      for m in mentions_of(vault, note.id)]
 
 
-def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS) -> list[Mention]:
-    """Every unlinked mention of the note ``note_id`` in other notes, by note and line."""
+def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS,
+                properties: bool = False) -> list[Mention]:
+    """Every unlinked mention of the note ``note_id`` in other notes, by note and line (with
+    ``properties``, also in property values, which a link would have to quote)."""
+    skipped = NOT_TEXT if properties else (*NOT_TEXT, PROPERTIES)
     names = names_of(vault, note_id)
     linking = set(vault.store.linking(note_id))
     found: dict[tuple[str, int], Mention] = {}
@@ -124,22 +128,24 @@ def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS) -> list[Mentio
         with vault.store.held() as db:
             hits = fts.phrase_hits(db, name, limit=limit)
         spans = [(hit.path[:-3], hit.start, hit.end) for hit in hits
-                 if hit.path[:-3] != note_id and hit.kind not in NOT_TEXT
+                 if hit.path[:-3] != note_id and hit.kind not in skipped
                  and hit.path[:-3] in vault.notes]
         for mention in _on_lines(vault, spans, {name: note_id}, linking):
             found.setdefault((mention.source, mention.line), mention)
     return sorted(found.values(), key=lambda m: (m.source, m.line))
 
 
-def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
-    """Every other note whose title or alias ``note_id`` writes as plain words, by line."""
+def mentioned_by(vault: Vault, note_id: str, *, properties: bool = False) -> list[Mention]:
+    """Every other note whose title or alias ``note_id`` writes as plain words, by line
+    (with ``properties``, also in its property values)."""
+    skipped = NOT_TEXT if properties else (*NOT_TEXT, PROPERTIES)
     _ = vault.notes  # the index is current first
     store = vault.store
     with store.held() as db:
         rows = db.execute("SELECT p.start_line, p.end_line, p.kind FROM passages AS p JOIN "
                           "notes AS n ON n.path = p.path WHERE n.id = ? ORDER BY p.number",
                           (note_id,)).fetchall()
-    spans = [(note_id, start, end) for start, end, kind in rows if kind not in NOT_TEXT]
+    spans = [(note_id, start, end) for start, end, kind in rows if kind not in skipped]
     lines = vault.note_text(note_id).split("\n")
     runs = {run for _, start, end in spans for line in lines[start - 1:end]
             for run in _runs(line)}
