@@ -11,8 +11,7 @@ import pytest
 from vaultmem.graph import build_graph, ego_graph
 from vaultmem.index.graph_rows import degrees
 from vaultmem.index.rows import link_rows
-from vaultmem.recall.related import related, related_notes
-from vaultmem.recall.similar_notes import similar
+from vaultmem.recall.related import related, related_inputs, related_notes
 from vaultmem.vault import Vault
 
 from .test_obsidian_fixtures import FIXTURES, load_fixture, write_vault
@@ -115,8 +114,8 @@ def test_ego_graphs_and_related_notes_match_the_whole_graph(root: Path, tmp_path
             == graph_data(expected)[0], note_id
         assert edges == graph_data(expected)[1], note_id
         assert {n: d["degree"] for n, d in nodes.items()} == dict(undirected.degree(nodes))
-        text = similar(vault, vault.note_text(note_id), exclude=note_id)
-        assert related_notes(vault, note_id)[1] == related(whole, note_id, text=text), note_id
+        inputs = related_inputs(vault, note_id)[1]
+        assert related_notes(vault, note_id)[1] == related(whole, note_id, **inputs), note_id
 
 
 def test_related_reads_only_the_notes_around_it(sample: Path) -> None:

@@ -40,7 +40,8 @@ def test_the_notes_naming_a_note_in_plain_words(vault: Vault) -> None:
     assert [(m.source, m.line, m.words, m.linked, m.edit) for m in found] == [
         ("Log", 1, "lucy tan", True, "[[Lucy Tan|lucy tan]]"),
         ("Log", 7, "Lucy", True, "[[Lucy Tan|Lucy]]"),
-        ("Notes/Plans", 4, "Lucy Tan", False, "[[Lucy Tan]]")]  # not in the properties
+        ("Notes/Plans", 2, "Lucy Tan", False, '"[[Lucy Tan]]"'),  # a property: quoted
+        ("Notes/Plans", 4, "Lucy Tan", False, "[[Lucy Tan]]")]
     assert [(m.source, m.line, m.edit) for m in mentions_of(vault, "Maths/线性映射")] == [
         ("Log", 8, "[[线性映射]]")]
 
@@ -58,14 +59,15 @@ def test_the_notes_a_note_names_in_plain_words_follow_the_same_rules(vault: Vaul
 
 def test_mentions_command_lists_them_with_the_link_to_write(vault: Vault) -> None:
     code, out, _ = run(vault.root, "mentions", "Lucy Tan")
-    assert (code, out) == (0, "Notes/Plans.md:4  'Lucy Tan' -> [[Lucy Tan]]  Ask Lucy Tan about "
-                              "the plan.\n1 unlinked mention(s); 2 more in notes that already "
+    assert (code, out) == (0, "Notes/Plans.md:2  'Lucy Tan' -> \"[[Lucy Tan]]\"  owner: Lucy Tan\n"
+                              "Notes/Plans.md:4  'Lucy Tan' -> [[Lucy Tan]]  Ask Lucy Tan about "
+                              "the plan.\n2 unlinked mention(s); 2 more in notes that already "
                               "link it elsewhere: --all lists them.\n")
     data = json.loads(run(vault.root, "mentions", "lucy", "--all", "--json")[1])
     assert data["note"] == "People/Lucy Tan"
     assert [(r["id"], r["line"], r["edit"]) for r in data["results"]] == [
         ("Log", 1, "[[Lucy Tan|lucy tan]]"), ("Log", 7, "[[Lucy Tan|Lucy]]"),
-        ("Notes/Plans", 4, "[[Lucy Tan]]")]
+        ("Notes/Plans", 2, '"[[Lucy Tan]]"'), ("Notes/Plans", 4, "[[Lucy Tan]]")]
     assert run(vault.root, "mentions", "Nobody")[0] == 1
 
 
@@ -79,7 +81,7 @@ def test_lint_suggests_the_links_a_note_lacks_once_per_note_named(vault: Vault) 
             if f["notes"] == ["Today"] and f["kind"] == "unlinked-mention"]
     assert mine == [
         (1, 0.6, "write [[Lucy Tan]] for 'Lucy Tan' on line 1"),
-        (1, 0.6, "write [[NOW]] for 'NOW' on line 1"),  # the last: as written, a name
-        (2, 0.3, "write [[2026-11-27]] for '2026-11-27' on line 2")]  # a date, not a name
+        (1, 0.6, "write [[NOW]] for 'NOW' on line 1")]  # the last: as written, a name
+    # a date is not a name: the daily note 2026-11-27 is not offered
     assert "unlinked-mention" not in {f["kind"] for f in json.loads(
         run(vault.root, "lint", "--all", "--json")[1])["findings"]}  # only when asked

@@ -9,30 +9,35 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from vaultmem.recall.related import Related, related, related_notes
+from vaultmem.recall.related import (
+    WEIGHTS,
+    Related,
+    Weights,
+    related,
+    related_inputs,
+    related_notes,
+)
 from vaultmem.vault import Vault
 
 from .test_obsidian_fixtures import write_vault
 
 DAYS = [f"Daily/2026-10-{day:02d}.md" for day in range(1, 7)]
+# the parts of the graph alone, each its own weight: what the tests of each part look at
+GRAPH_ONLY = Weights(link_out=2.0, link_in=2.0, shared=1.0, adamic=0.0, text=0.0, names_it=0.0,
+                     named_by=0.0, tags=1.0, recent=0.3)
 
 
-def related_in(root: Path, files: dict[str, str], note: str) -> list[Related]:
-    """``related`` over the graph of a vault of ``files`` (added to what ``root`` holds),
-    without the text signal (these notes are a few words each); the part of the graph read
-    from the index gives what the whole graph gives, with the text signal too."""
+def related_in(root: Path, files: dict[str, str], note: str,
+               weights: Weights = GRAPH_ONLY) -> list[Related]:
+    """``related`` over the graph of a vault of ``files`` (added to what ``root`` holds), with
+    ``weights`` (by default the graph's parts alone: these notes are a few words each); the
+    part of the graph read from the index gives what the whole graph gives."""
     write_vault(root, files)
     vault = Vault(root)
     note_id, found = related_notes(vault, note, limit=100)
-    assert found == related(vault.graph, note_id, limit=100, text=_text(vault, note_id))
-    return related(vault.graph, note_id, limit=100)
-
-
-def _text(vault: Vault, note_id: str) -> dict[str, float]:
-    """The text signal related_notes uses."""
-    from vaultmem.recall.similar_notes import similar
-
-    return similar(vault, vault.note_text(note_id), exclude=note_id)
+    inputs = related_inputs(vault, note_id)[1]
+    assert found == related(vault.graph, note_id, limit=100, **inputs)
+    return related(vault.graph, note_id, limit=100, **inputs, weights=weights)
 
 
 def ids(found: list[Related]) -> list[str]:
@@ -133,7 +138,7 @@ def test_a_tag_on_hundreds_of_notes_says_nothing_and_a_rare_one_much() -> None:
     found = related(graph_of([], tags), "A")
     assert ids(found) == ["B"]
     assert found[0].reasons == ["shared tag #groups"]
-    assert found[0].score == pytest.approx(2 / 0.6931, abs=1e-3)  # TAG_WEIGHT / log 2
+    assert found[0].score == pytest.approx(WEIGHTS.tags)  # the best tag evidence counts 1
 
 
 def test_a_candidate_linked_with_many_other_notes_is_not_pushed_down() -> None:
@@ -147,12 +152,36 @@ def test_related_notes_ranks_as_of_the_day_given(tmp_path: Path) -> None:
              "C.md": "---\ndate: 2026-03-01\n---\n"}
     write_vault(tmp_path, files)
     vault = Vault(tmp_path)
-    early = related_notes(vault, "A", today=dt.date(2026, 1, 12))[1]
-    late = related_notes(vault, "A", today=dt.date(2026, 3, 2))[1]
+    graph, inputs = related_inputs(vault, "A")
+    early = related(graph, "A", today=dt.date(2026, 1, 12), weights=GRAPH_ONLY, **inputs)
+    late = related(graph, "A", today=dt.date(2026, 3, 2), weights=GRAPH_ONLY, **inputs)
     assert (ids(early), ids(late)) == (["B", "C"], ["C", "B"])
+    assert related_notes(vault, "A", today=dt.date(2026, 3, 2))[1] == related(
+        graph, "A", today=dt.date(2026, 3, 2), **inputs)
 
 
 def test_the_most_similar_text_alone_ranks_below_a_direct_link() -> None:
     found = related(graph_of([("A", "B")], {"C": []}), "A", text={"C": 1.0})
     assert ids(found) == ["B", "C"]
     assert found[1].reasons == ["similar text (1.00)"]
+
+
+def test_notes_linking_one_note_nobody_wrote_yet_share_a_topic(tmp_path: Path) -> None:
+    files = {"A.md": "[[Category theory]]\n", "B.md": "See [[Category theory]].\n",
+             "C.md": "Unrelated.\n"}
+    found = related_in(tmp_path, files, "A", weights=WEIGHTS)
+    assert [(r.id, r.reasons) for r in found] == [
+        ("B", ["both linked with [[Category theory]] (a note nobody wrote yet)",
+               "similar text (1.00)"])]
+
+
+def test_a_note_writing_another_notes_name_in_plain_words_ranks_it_as_a_link(
+        tmp_path: Path) -> None:
+    files = {"Meeting.md": "---\nauthor: Kevin Kelly\n---\nWe read Out of Control today.\n"
+                           "[[Agenda]]\n",
+             "Out of Control.md": "A book.\n", "Kevin Kelly.md": "A writer.\n",
+             "Agenda.md": "[[Budget]]\n", "Budget.md": "[[Agenda]]\n"}
+    found = related_in(tmp_path, files, "Meeting", weights=WEIGHTS)
+    assert set(ids(found)[:3]) == {"Agenda", "Kevin Kelly", "Out of Control"}  # as a link
+    assert reasons(found, "Out of Control")[0] == "[[Meeting]] names it (line 4)"
+    assert reasons(found, "Kevin Kelly")[0] == "[[Meeting]] names it (line 2)"

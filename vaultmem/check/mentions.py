@@ -1,6 +1,7 @@
 """Unlinked mentions, as Obsidian's backlinks pane shows them: a note's title or an alias
 written as plain words in another note (any case, whole words; not inside a link, a code span
-or a code block, nor, unless asked, in the properties).
+or a code block). A property value counts too (``author: Kevin Kelly``): its edit is the link
+quoted, as a property holds a link (``author: "[[Kevin Kelly]]"``).
 
 Both ways read the index, never every file: the notes mentioning one note are the passages an
 FTS5 phrase query finds (:func:`mentions_of`); the notes one note mentions are the runs of its
@@ -30,7 +31,7 @@ SHORTEST = 3  # characters of a name looked for (two for a CJK name)
 LONGEST_WORDS = 8  # words of a run looked up as a name
 LONGEST_CJK = 16  # characters of a CJK run looked up as a name
 NOT_TEXT = ("code", "math")  # passages whose words are not prose
-PROPERTIES = "properties"  # a passage of property values: plain text in YAML, not prose
+PROPERTIES = "properties"  # a passage of property values: a link there is quoted
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 SPACES = re.compile(r"\s+")
 EDGE = re.compile(r"^[^\w]+|[^\w]+$")
@@ -74,14 +75,17 @@ def names_of(vault: Vault, note_id: str) -> list[str]:
 
 
 def long_enough(name: str) -> bool:
-    """True for a name of ``SHORTEST`` characters or more (two for CJK), not a common word.
+    """True for a name of ``SHORTEST`` characters or more (two for CJK), not a common word,
+    with a letter (a date or a number is not a name).
 
     >>> long_enough("CD"), long_enough("the"), long_enough("实分析"), long_enough("Lucy")
     (False, False, True, True)
+    >>> long_enough("2026-11-25")
+    False
     """
     wide = sum(len(run) for run in cjk().findall(name))
     return (len(name) + wide >= SHORTEST and name.casefold() not in fts.STOPWORDS
-            and any(char.isalnum() for char in name))
+            and any(char.isalpha() for char in name))
 
 
 def pattern(name: str) -> re.Pattern[str]:
@@ -116,38 +120,34 @@ def unlinked_mentions(vault: Vault, name: str) -> tuple[str, list[Mention]]:
                      for m in mentions_of(vault, note.id)]
 
 
-def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS,
-                properties: bool = False) -> list[Mention]:
-    """Every unlinked mention of the note ``note_id`` in other notes, by note and line (with
-    ``properties``, also in property values, which a link would have to quote)."""
-    skipped = NOT_TEXT if properties else (*NOT_TEXT, PROPERTIES)
+def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS) -> list[Mention]:
+    """Every unlinked mention of the note ``note_id`` in other notes, by note and line."""
     names = names_of(vault, note_id)
     linking = set(vault.store.linking(note_id))
     found: dict[tuple[str, int], Mention] = {}
     for name in names:
         with vault.store.held() as db:
             hits = fts.phrase_hits(db, name, limit=limit)
-        spans = [(hit.path[:-3], hit.start, hit.end) for hit in hits
-                 if hit.path[:-3] != note_id and hit.kind not in skipped
+        spans = [Span(hit.path[:-3], hit.start, hit.end, hit.kind == PROPERTIES) for hit in hits
+                 if hit.path[:-3] != note_id and hit.kind not in NOT_TEXT
                  and hit.path[:-3] in vault.notes]
         for mention in _on_lines(vault, spans, {name: note_id}, linking):
             found.setdefault((mention.source, mention.line), mention)
     return sorted(found.values(), key=lambda m: (m.source, m.line))
 
 
-def mentioned_by(vault: Vault, note_id: str, *, properties: bool = False) -> list[Mention]:
-    """Every other note whose title or alias ``note_id`` writes as plain words, by line
-    (with ``properties``, also in its property values)."""
-    skipped = NOT_TEXT if properties else (*NOT_TEXT, PROPERTIES)
+def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
+    """Every other note whose title or alias ``note_id`` writes as plain words, by line."""
     _ = vault.notes  # the index is current first
     store = vault.store
     with store.held() as db:
         rows = db.execute("SELECT p.start_line, p.end_line, p.kind FROM passages AS p JOIN "
                           "notes AS n ON n.path = p.path WHERE n.id = ? ORDER BY p.number",
                           (note_id,)).fetchall()
-    spans = [(note_id, start, end) for start, end, kind in rows if kind not in skipped]
+    spans = [Span(note_id, start, end, kind == PROPERTIES) for start, end, kind in rows
+             if kind not in NOT_TEXT]
     lines = vault.note_text(note_id).split("\n")
-    runs = {run for _, start, end in spans for line in lines[start - 1:end]
+    runs = {run for span in spans for line in lines[span.start - 1:span.end]
             for run in _runs(line)}
     names = _names_among(store, runs)
     names = {name: target for name, target in names.items() if target != note_id}
@@ -159,27 +159,45 @@ def mentioned_by(vault: Vault, note_id: str, *, properties: bool = False) -> lis
             for m in _on_lines(vault, spans, names, set())]
 
 
-def _on_lines(vault: Vault, spans: list[tuple[str, int, int]], names: dict[str, str],
+class Span(NamedTuple):
+    """Lines of a note where mentions are looked for; ``quoted``: property values."""
+
+    source: str
+    start: int
+    end: int
+    quoted: bool
+
+
+def _on_lines(vault: Vault, spans: list[Span], names: dict[str, str],
               linking: set[str]) -> Iterator[Mention]:
     """The mentions of each name (name -> its note) on the lines of ``spans``."""
-    raws = link_raws(vault.store, spans)
+    raws = link_raws(vault.store, [(span.source, span.start, span.end) for span in spans])
     patterns = [(pattern(name), name, target)  # the longest name of a note first
                 for name, target in sorted(names.items(), key=lambda item: -len(item[0]))]
     resolver, style = vault.index.resolver, vault.config.new_link_format
-    for source, start, end in spans:
-        lines = vault.note_text(source).split("\n")
-        links = raws.get((source, start, end), [])
-        for number in range(start, min(end, len(lines)) + 1):
-            text = prose(lines[number - 1], links)
+    for span in spans:
+        lines = vault.note_text(span.source).split("\n")
+        links = raws.get((span.source, span.start, span.end), [])
+        for number in range(span.start, min(span.end, len(lines)) + 1):
+            line = lines[number - 1]
+            text = prose(line, links)
             met: set[str] = set()
             for found, name, target in patterns:
                 matches = [] if target in met else list(found.finditer(text))
                 if matches:  # one per note and line: the words as the name is written, if so
                     met.add(target)
                     match = next((m for m in matches if m.group() == name), matches[0])
-                    edit = link_for(resolver.link_text(source, target, style), match.group())
-                    yield Mention(source, number, match.group(), target, source in linking,
-                                  lines[number - 1], edit)
+                    edit = link_for(resolver.link_text(span.source, target, style),
+                                    match.group())
+                    if span.quoted and not _in_quotes(line, match.start(), match.end()):
+                        edit = f'"{edit}"'
+                    yield Mention(span.source, number, match.group(), target,
+                                  span.source in linking, line, edit)
+
+
+def _in_quotes(line: str, start: int, end: int) -> bool:
+    """True when ``line[start:end]`` is a quoted string's whole text or inside one."""
+    return line[:start].count('"') % 2 == 1 or line[:start].count("'") % 2 == 1
 
 
 def _runs(line: str) -> Iterator[str]:
@@ -235,13 +253,10 @@ def mention_findings(vault: Vault, notes: Collection[str] | None = None) -> Iter
 
 
 def _how_sure(mention: Mention, common: bool) -> tuple[float, str]:
-    """How sure a mention is worth a link, and why: not for a name many notes write, a
-    one-word name written in another case (``now`` for the note ``NOW``) or a name without
-    letters (a date, a number)."""
+    """How sure a mention is worth a link, and why: not for a name many notes write, nor a
+    one-word name written in another case (``now`` for the note ``NOW``)."""
     if common:
         return 0.3, f"{COMMON} or more notes write {mention.words!r}: a word more than a name"
-    if not any(char.isalpha() for char in mention.words):
-        return 0.3, "a date or number more than a name"
     one_word = len(mention.words.split()) == 1 and not cjk().search(mention.words)
     name = mention.edit[2:-2].split("|")[0].rsplit("/", 1)[-1]
     if one_word and mention.words != name:
