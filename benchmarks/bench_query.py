@@ -37,6 +37,7 @@ from bench_scale import after_one_change, command_case, ensure_vault, fill, scan
 COMMANDS = {
     "show NOTE": ["show", "{person}"],
     "related NOTE": ["related", "{person}"],
+    "mentions NOTE": ["mentions", "{person}"],
     "scan": ["scan"],
     "lint": ["lint", "--json"],
     "search": ["search", "{word} {word2}"],

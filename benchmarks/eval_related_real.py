@@ -222,7 +222,8 @@ def found_by_mentions(vault: Vault, note_id: str, target: str, original: str) ->
     """For the ``words`` protocol: whether the words left are the target's title or an alias
     (``named``), whether ``mentions TARGET`` lists the note (``listed``) and whether
     ``lint --suggest-links`` offers the link there (``offered``)."""
-    from vaultmem.check.mentions import mention_findings, mentions_of, names_of
+    from vaultmem.check.link_suggestions import mention_findings
+    from vaultmem.check.mentions import mentions_of, names_of
 
     names = {name.casefold() for name in names_of(vault, target)}
     said = {words_of(link).casefold() for link in linked_links(vault, note_id, target, original)}

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .errors import ConfigError, VaultNotFound
-from .folders import Journal, find_journals, folder_tree, side_by_side
+from .folders import Journal, find_journals, folder_tree, git_ignored, side_by_side
 from .place import named_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
@@ -128,30 +128,11 @@ def load_config(root: Path) -> Config:
     _daily_settings(config)
     config.vaults = tuple(side_by_side(tree))
     config.vaults_from = "detected" if config.vaults else ""
-    config.git_ignored = _git_ignored(root)
+    config.git_ignored = git_ignored(root)
     config.template_date_format = str(templates.get("dateFormat") or "YYYY-MM-DD")
     config.template_time_format = str(templates.get("timeFormat") or "HH:mm")
     _apply_toml(config, root / ".vaultmem" / "config.toml")
     return config
-
-
-def _git_ignored(root: Path) -> tuple[str, ...]:
-    """The folders (and files) the vault's ``.gitignore`` names plainly, without wildcards or
-    dot names: what a git copy of the vault lacks (``Extras/Media``, its attachments, kept
-    out of a public repository).
-
-    >>> import tempfile; root = Path(tempfile.mkdtemp())
-    >>> _ = (root / ".gitignore").write_text("# private\\n/Extras/Media/\\n*.log\\n.trash\\n")
-    >>> _git_ignored(root)
-    ('Extras/Media',)
-    """
-    try:
-        lines = read_regular(root / ".gitignore").decode("utf-8", "replace").splitlines()
-    except OSError:
-        return ()
-    kept = {line.strip().strip("/") for line in lines}
-    return tuple(sorted(path for path in kept if path and not path.startswith(("#", "!", "."))
-                        and not set(path) & set("*?[\\")))
 
 
 def _daily_settings(config: Config) -> None:

@@ -6,6 +6,9 @@ Journals: a journal is a folder where ``AT_LEAST`` or more notes are named by a 
 settings point new ones (vaults move old ones to an archive, or keep them with no settings).
 A note named by a date and a title (``2024-07-26 Push and pull.md``) is a dated note, not a day.
 
+Git: a vault kept in git may leave out of it what its ``.gitignore`` names (attachments,
+private folders); a copy of it then lacks those files.
+
 Vaults side by side: a repository may hold several vaults, each its own (a folder per language
 of a documentation site): folders below the root holding Obsidian's settings folder, or else
 top-level folders named by a language code that share ``SHARED`` or more note paths. Obsidian
@@ -17,7 +20,10 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from pathlib import Path
 from typing import NamedTuple
+
+from .regular_files import read_regular
 
 AT_LEAST = 3  # notes named by a date alone that make a folder a journal
 DEEPEST = 6  # folders below the vault root looked into
@@ -131,3 +137,22 @@ def _folders(path: str, rel: str, skip: frozenset[str], depth: int,
     except OSError:
         return []
     return [Folder(rel, files, settings), *below]
+
+
+def git_ignored(root: Path) -> tuple[str, ...]:
+    """The folders (and files) the vault's ``.gitignore`` names plainly, without wildcards or
+    dot names: what a git copy of the vault lacks (``Extras/Media``, its attachments, kept
+    out of a public repository).
+
+    >>> import tempfile; root = Path(tempfile.mkdtemp())
+    >>> _ = (root / ".gitignore").write_text("# private\\n/Extras/Media/\\n*.log\\n.trash\\n")
+    >>> git_ignored(root)
+    ('Extras/Media',)
+    """
+    try:
+        lines = read_regular(root / ".gitignore").decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ()
+    kept = {line.strip().strip("/") for line in lines}
+    return tuple(sorted(path for path in kept if path and not path.startswith(("#", "!", "."))
+                        and not set(path) & set("*?[\\")))

@@ -24,10 +24,12 @@ from ..model import Finding
 from ..read.sync import copy_of
 from ..similar_names import other_words, same_but_numbers
 from ..vault import Vault
+from .alias_clashes import alias_clashes, series
 from .current_facts import INACTIVE
+from .suggestions import loose_key
+from .winners import finding_id
 
 SIMILAR = 92
-SERIES = 75  # titles this alike (but not the same) name parts of one work
 SHORT = 5
 SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
 SURE_WORDS = 0.8  # ... so many that there is little doubt
@@ -39,18 +41,6 @@ KIND_KEYS = {"type", "category", "categories", "kind", "class", "template_type",
 SKIP_TYPES = {"daily"}
 WORDS = re.compile(r"\w+")
 DIGITS = re.compile(r"\d+")
-NOT_ALNUM = re.compile(r"[\W_]+")
-
-
-def _id(kind: str, *parts: str) -> str:
-    """A stable finding id."""
-    digest = hashlib.sha1("\x1f".join([kind, *sorted(parts)]).encode()).hexdigest()
-    return f"{kind}:{digest[:8]}"
-
-
-def _key(title: str) -> str:
-    """A title reduced to letters and digits, lower-case."""
-    return NOT_ALNUM.sub("", title.casefold())
 
 
 def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
@@ -70,7 +60,7 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
     blocks: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     for note_id, meta in metas.items():
         if meta.type not in SKIP_TYPES:
-            key = _key(note_id.rsplit("/", 1)[-1])
+            key = loose_key(note_id.rsplit("/", 1)[-1])
             blocks[(vault_of(note_id), meta.type, key[:3])].append(note_id)
     known, current = memo or {}, {}
     for block in blocks.values():
@@ -86,7 +76,7 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
              if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))
              and not _parallel(f.notes[0], f.notes[1], names)]
     return [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None] \
-        + _alias_clashes(metas, kin, vault_of)
+        + alias_clashes(metas, kin, vault_of)
 
 
 def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
@@ -94,7 +84,7 @@ def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
     for note_id in metas:
         folder, _, name = note_id.rpartition("/")
-        found[folder].add(_key(name))
+        found[folder].add(loose_key(name))
     return found
 
 
@@ -136,7 +126,7 @@ def _named_alike(first: str, second: str, metas: dict[str, Meta]) -> tuple[float
     names = [{alias.casefold() for alias in metas[i].aliases} for i in (first, second)]
     titles = [i.rsplit("/", 1)[-1].casefold() for i in (first, second)]
     shared = (names[0] & names[1]) | (names[0] & {titles[1]}) | (names[1] & {titles[0]})
-    if shared and not (names[0] & names[1] and _series([first, second])):
+    if shared and not (names[0] & names[1] and series([first, second])):
         return 0.9, f"both go by {sorted(shared)[0]!r}"
     return None
 
@@ -145,7 +135,7 @@ def _one_name_one_folder(first: str, second: str, apart: set[str]) -> tuple[floa
     """Evidence from where the notes are: names in one folder a letter apart at most
     (``Mobile App`` and ``Mobile-App``, ``Anna Le`` and ``Anna Lee``; not ``Untitled`` and
     ``Untitled 1``) and nothing particular to one of them (``apart``)."""
-    names = [_key(note_id.rpartition("/")[2]) for note_id in (first, second)]
+    names = [loose_key(note_id.rpartition("/")[2]) for note_id in (first, second)]
     numbered = names[0] != names[1] and DIGITS.sub("", names[0]) == DIGITS.sub("", names[1])
     lettered = all(any(c.isalpha() for c in name) for name in names)  # not years -1 and 1
     if first.rpartition("/")[0] != second.rpartition("/")[0] or apart or numbered \
@@ -179,7 +169,7 @@ def _said_alike(first: set[str], second: set[str]) -> tuple[float, str] | None:
 def _block(ids: list[str]) -> list[Finding]:
     """Pairs of near-identical titles in one block."""
     titles = [note_id.rsplit("/", 1)[-1] for note_id in ids]
-    keys = [_key(t) for t in titles]
+    keys = [loose_key(t) for t in titles]
     found = []
     for i in range(len(ids)):
         later = keys[i + 1 :]
@@ -195,54 +185,10 @@ def _block(ids: list[str]) -> list[Finding]:
 
 def _duplicate(first: str, second: str, score: float) -> Finding:
     """One duplicate pair."""
-    return Finding(_id("duplicate", first, second), "duplicate", [first, second],
+    return Finding(finding_id("duplicate", first, second), "duplicate", [first, second],
                    f"[[{first}]] and [[{second}]] look like the same entry ({score:.0f}% alike)",
                    "merge them by hand, or rename one; vaultmem never merges notes", None,
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
-
-
-def _alias_clashes(metas: dict[str, Meta], kin: Callable[[list[str]], bool],
-                   vault_of: Callable[[str], str]) -> list[Finding]:
-    """An alias claimed by two notes spelt alike (``so(n)`` and ``SO(n)`` name two things), or
-    an alias that is another note's title in any case (a link by it goes there, as links
-    resolve case aside); a note's alias that is its own title claims nothing. Shown only when
-    the notes are ``kin`` (about one thing) and, sharing the alias, not parts of one series."""
-    claims: dict[tuple[str, str], set[str]] = defaultdict(set)
-    titles: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for note_id, meta in metas.items():
-        title, vault = note_id.rsplit("/", 1)[-1], vault_of(note_id)
-        titles[vault, title.casefold()].add(note_id)
-        for alias in meta.aliases:
-            if alias.casefold() != title.casefold():
-                claims[vault, alias].add(note_id)
-    found = []
-    for (vault, alias), owners in sorted(claims.items()):
-        named = titles.get((vault, alias.casefold()), set()) - owners
-        everyone = sorted(owners | named)
-        if len(everyone) > 1:
-            found.append(_clash(alias, everyone, bool(named), kin))
-    return found
-
-
-def _clash(alias: str, everyone: list[str], titled: bool,
-           kin: Callable[[list[str]], bool]) -> Finding:
-    """One alias clash: sure when the alias is another note's title (a link by that name goes
-    there), less when two notes share an alias; unsure when notes sharing it are parts of one
-    series (seasons sharing the show's name), or when nothing says the notes are about one
-    thing (one word for two things: ``CD``, *Mermaid* the tool and the film)."""
-    confidence, reason = ((0.9, "it is another note's title: a link by that name goes there")
-                          if titled else (0.6, "two notes go by it"))
-    if not titled and _series(everyone):
-        confidence, reason = 0.3, "the notes are parts of one series, which goes by that name"
-    elif not kin(everyone):
-        confidence, reason = 0.3, ("the notes neither link each other nor say alike things: "
-                                   "likely one word for two things")
-    return Finding(
-        _id("alias-clash", alias, *everyone), "alias-clash", everyone,
-        f"{alias!r} names {len(everyone)} notes: " + ", ".join(f"[[{i}]]" for i in everyone)
-        + f"; {reason}",
-        "keep the alias on one note; links by alias never resolve in Obsidian anyway",
-        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason)
 
 
 def same_lessons(metas: dict[str, Meta], key_of: Callable[[object, str], str]) -> list[Finding]:
@@ -262,24 +208,11 @@ def same_lessons(metas: dict[str, Meta], key_of: Callable[[object, str], str]) -
 def _same_lesson(key: str, ids: list[str]) -> Finding:
     """One lesson recorded twice."""
     links = [f"[[{i}]]" for i in ids]
-    return Finding(_id("duplicate", "lesson", *ids), "duplicate", ids,
+    return Finding(finding_id("duplicate", "lesson", *ids), "duplicate", ids,
                    f"{' and '.join(links)} are one lesson recorded twice: both carry the "
                    f"pattern key {key!r} for the same agent, so its count is split",
                    "merge them into one lesson (add up their counts), or give one another key",
                    None, "ask the user", None, links, 0.9, "one pattern key, one agent")
-
-
-def _series(ids: list[str]) -> bool:
-    """True when every title is the first's but for numbers or a few characters (``Money
-    Heist Season 1``, ``第三季``), or holds it whole (``诈欺游戏电影版``, the film of the show):
-    the parts of one work.
-
-    >>> _series(["TV/纸钞屋第一季", "TV/纸钞屋第三季"]), _series(["初恋", "恋爱这件小事"])
-    (True, False)
-    """
-    keys = [_key(note_id.rsplit("/", 1)[-1]) for note_id in ids]
-    return all(same_but_numbers(keys[0], key) or fuzz.ratio(keys[0], key) >= SERIES
-               or key.startswith(keys[0]) or keys[0].startswith(key) for key in keys[1:])
 
 
 def sync_copies(other: dict[str, str]) -> list[Finding]:
@@ -288,7 +221,7 @@ def sync_copies(other: dict[str, str]) -> list[Finding]:
     for copy in sorted(i for i, role in other.items() if role == "sync-copy"):
         original = (copy_of(f"{copy}.md") or "").removesuffix(".md")
         found.append(Finding(
-            _id("sync-copy", copy), "sync-copy", [original, copy],
+            finding_id("sync-copy", copy), "sync-copy", [original, copy],
             f"{copy}.md is a sync tool's conflict copy of [[{original}]]; it is not read as "
             "memory, so what only the copy says is missing",
             f"merge what differs into [[{original}]], then delete the copy", None, "ask the user",
@@ -304,7 +237,7 @@ def mixed_versions(vault: Vault) -> list[Finding]:
         if problem.kind in ("conflict-markers", "sync-duplicate"):
             note = problem.path.removesuffix(".md")
             found.append(Finding(
-                _id("sync-copy", note), "sync-copy", [note],
+                finding_id("sync-copy", note), "sync-copy", [note],
                 f"[[{note}]] holds two versions from line {problem.line} ({problem.kind}); "
                 "what it says there may count twice or contradict itself",
                 "keep one version by hand, then delete the rest", problem.line, "ask the user",

@@ -11,22 +11,21 @@ the note's own lines, with its links (as the index records them) blanked out.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from ..index import fts
 from ..index.lookup import link_raws
+from ..index.phrases import phrase_hits
 from ..index.store import Store
-from ..model import Finding, Json
+from ..model import Json
 from ..secrets import redact
 from ..text import cjk
 from ..vault import Vault
 
 HITS = 5000  # passages a name's phrase query reads at most
 TEXT_MOST = 300  # characters of a line shown
-COMMON = 20  # notes writing a name in plain words that make it a word more than a name
 SHORTEST = 3  # characters of a name looked for (two for a CJK name)
 LONGEST_WORDS = 8  # words of a run looked up as a name
 LONGEST_CJK = 16  # characters of a CJK run looked up as a name
@@ -127,7 +126,7 @@ def mentions_of(vault: Vault, note_id: str, *, limit: int = HITS) -> list[Mentio
     found: dict[tuple[str, int], Mention] = {}
     for name in names:
         with vault.store.held() as db:
-            hits = fts.phrase_hits(db, name, limit=limit)
+            hits = phrase_hits(db, name, limit=limit)
         spans = [Span(hit.path[:-3], hit.start, hit.end, hit.kind == PROPERTIES) for hit in hits
                  if hit.path[:-3] != note_id and hit.kind not in NOT_TEXT
                  and hit.path[:-3] in vault.notes]
@@ -234,47 +233,3 @@ def _linked_from(store: Store, note_id: str) -> set[str]:
     """The notes ``note_id`` links to."""
     return {row[0] for row in store.query(
         "SELECT DISTINCT node FROM links WHERE source = ? AND NOT missing", (note_id,))}
-
-
-def mention_findings(vault: Vault, notes: Collection[str] | None = None) -> Iterator[Finding]:
-    """One ``unlinked-mention`` finding per note and other note it names in plain words but
-    does not link (its first such line), with the edit; of every note, or of ``notes``. Names
-    that ``COMMON`` or more notes write are words more than names: unsure."""
-    common: dict[str, bool] = {}
-    for source in sorted(vault.notes if notes is None else notes):
-        if source not in vault.notes:
-            continue
-        first: dict[str, Mention] = {}
-        for mention in mentioned_by(vault, source):
-            if not mention.linked:
-                first.setdefault(mention.target, mention)
-        for mention in first.values():
-            yield _suggestion(vault, mention, common)
-
-
-def _how_sure(mention: Mention, common: bool) -> tuple[float, str]:
-    """How sure a mention is worth a link, and why: not for a name many notes write, nor a
-    one-word name written in another case (``now`` for the note ``NOW``)."""
-    if common:
-        return 0.3, f"{COMMON} or more notes write {mention.words!r}: a word more than a name"
-    one_word = len(mention.words.split()) == 1 and not cjk().search(mention.words)
-    name = mention.edit[2:-2].split("|")[0].rsplit("/", 1)[-1]
-    if one_word and mention.words != name:
-        return 0.3, "a word written in another case than the note's name"
-    return 0.6, "the words are the note's title or alias, not linked"
-
-
-def _suggestion(vault: Vault, mention: Mention, common: dict[str, bool]) -> Finding:
-    """The finding offering to link one mention."""
-    key = mention.words.casefold()
-    if key not in common:
-        with vault.store.held() as db:
-            hits = fts.phrase_hits(db, mention.words, limit=COMMON * 20)
-        common[key] = len({hit.path for hit in hits}) >= COMMON
-    sure = _how_sure(mention, common[key])
-    digest = hashlib.sha1(f"{mention.source}\x1f{mention.target}".encode()).hexdigest()[:8]
-    return Finding(f"unlinked-mention:{digest}", "unlinked-mention", [mention.source],
-                   f"{mention.source}.md:{mention.line}: {mention.words!r} names "
-                   f"[[{mention.target}]] without a link",
-                   f"write {mention.edit} for {mention.words!r} on line {mention.line}",
-                   mention.line, confidence=sure[0], reason=sure[1])

@@ -1,0 +1,59 @@
+"""Notes with no links in or out, and how sure each needs the owner's hand."""
+
+from __future__ import annotations
+
+from ..index.graph_rows import note_nodes
+from ..index.lookup import facts, with_text
+from ..index.tallies import unlinked
+from ..model import Finding
+from ..vault import Vault
+from .linting import GUESS, UNSURE, finding
+
+ARCHIVES = {"archive", "archives", "archived"}
+EMPTY_HABIT = 10  # empty notes nothing links: the vault keeps placeholders (a tree of topics)
+
+
+def orphan_findings(vault: Vault) -> list[Finding]:
+    """Notes with no links in or out (same-note links do not count); daily notes are left
+    out (a journal's days are seldom linked), and only an empty one is sure to need a hand."""
+    found = unlinked(vault.index.store)
+    said = _saying(vault, found)
+    nodes = {i: node for i, node in note_nodes(vault.store, set(found)).items()
+             if node.get("type") != "daily"}
+    empty = sum(note_id not in said for note_id in nodes)
+    habit = empty if empty >= EMPTY_HABIT else 0
+    return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
+                    "link it from a related note, or archive it" if note_id in said else
+                    "fill it in and link it, or delete it",
+                    sure=_orphan_sure(note_id, note_id in said, habit))
+            for note_id, node in sorted(nodes.items())]
+
+
+def _saying(vault: Vault, ids: list[str]) -> set[str]:
+    """The notes among ``ids`` that hold something: a passage besides headings and properties,
+    a property or field worth a fact, or other text (a query, code) below the frontmatter."""
+    said = with_text(vault.store, ids) | set(facts(vault.store, ids))
+    return said | {i for i in ids if i not in said and _body_text(vault.note_text(i))}
+
+
+def _body_text(text: str) -> bool:
+    """True when a note's text holds lines other than its frontmatter and headings."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if lines[0].strip() == "---":
+        end = next((n for n, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")),
+                   0)
+        lines = lines[end + 1:]
+    return any(line.strip() and not line.lstrip().startswith("#") for line in lines)
+
+
+def _orphan_sure(note_id: str, said: bool, habit: int) -> tuple[float, str]:
+    """How sure an unlinked note needs the owner's hand, and why (``habit``: how many empty
+    notes nothing links the vault keeps, when so many that they are a habit there, else 0)."""
+    if any(part.casefold().strip("_ ") in ARCHIVES for part in note_id.split("/")[:-1]):
+        return UNSURE, "it is archived"
+    if not said and habit:
+        return GUESS, (f"one of {habit} empty notes nothing links: placeholders of a "
+                       "structure are a habit here")
+    if not said:
+        return 0.8, "an empty note nothing links"
+    return 0.4, "nothing links it, but notes are also found by search, tags and queries"
