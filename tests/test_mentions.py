@@ -85,3 +85,12 @@ def test_lint_suggests_the_links_a_note_lacks_once_per_note_named(vault: Vault) 
     # a date is not a name: the daily note 2026-11-27 is not offered
     assert "unlinked-mention" not in {f["kind"] for f in json.loads(
         run(vault.root, "lint", "--all", "--json")[1])["findings"]}  # only when asked
+
+
+def test_aliases_and_tags_are_no_mentions(tmp_path: Path) -> None:
+    (tmp_path / "Linear map.md").write_text("A map keeping sums.\n")
+    (tmp_path / "Linear transformation.md").write_text(
+        "---\naliases:\n  - Linear map\ntags: [linear map]\nsee: Linear map\n---\nx\n")
+    found = mentions_of(Vault(tmp_path, use_cache=False), "Linear map")
+    assert [(m.source, m.line, m.edit) for m in found] == [
+        ("Linear transformation", 5, '"[[Linear map]]"')]  # the value of see: only

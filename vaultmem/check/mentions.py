@@ -31,6 +31,9 @@ LONGEST_WORDS = 8  # words of a run looked up as a name
 LONGEST_CJK = 16  # characters of a CJK run looked up as a name
 NOT_TEXT = ("code", "math")  # passages whose words are not prose
 PROPERTIES = "properties"  # a passage of property values: a link there is quoted
+# properties whose values are names of the note itself or labels, never a mention of another
+NOT_NAMES = frozenset({"aliases", "alias", "tags", "tag", "cssclasses", "cssclass"})
+PROPERTY_KEY = re.compile(r"^([^\s#\-][^:]*):")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 SPACES = re.compile(r"\s+")
 EDGE = re.compile(r"^[^\w]+|[^\w]+$")
@@ -179,6 +182,8 @@ def _on_lines(vault: Vault, spans: list[Span], names: dict[str, str],
         links = raws.get((span.source, span.start, span.end), [])
         for number in range(span.start, min(span.end, len(lines)) + 1):
             line = lines[number - 1]
+            if span.quoted and _key_of(lines, number).casefold() in NOT_NAMES:
+                continue
             text = prose(line, links)
             met: set[str] = set()
             for found, name, target in patterns:
@@ -192,6 +197,18 @@ def _on_lines(vault: Vault, spans: list[Span], names: dict[str, str],
                         edit = f'"{edit}"'
                     yield Mention(span.source, number, match.group(), target,
                                   span.source in linking, line, edit)
+
+
+def _key_of(lines: list[str], number: int) -> str:
+    """The property a frontmatter line gives a value of (the nearest key line at or above).
+
+    >>> _key_of(["---", "aliases:", "  - Lucy", "role: CEO"], 3)
+    'aliases'
+    """
+    for line in reversed(lines[:number]):
+        if (match := PROPERTY_KEY.match(line)) is not None:
+            return match.group(1).strip()
+    return ""
 
 
 def _in_quotes(line: str, start: int, end: int) -> bool:
