@@ -18,11 +18,13 @@ from typing import NamedTuple
 from ..index import fts
 from ..index.lookup import link_raws
 from ..index.phrases import phrase_hits
+from ..index.sql import IN_ARRAY, array
 from ..index.store import Store
 from ..model import Json
 from ..secrets import redact
 from ..text import cjk
 from ..vault import Vault
+from .suggestions import letters
 
 HITS = 5000  # passages a name's phrase query reads at most
 TEXT_MOST = 300  # characters of a line shown
@@ -85,8 +87,7 @@ def long_enough(name: str) -> bool:
     >>> long_enough("2026-11-25")
     False
     """
-    wide = sum(len(run) for run in cjk().findall(name))
-    return (len(name) + wide >= SHORTEST and name.casefold() not in fts.STOPWORDS
+    return (letters(name) >= SHORTEST and name.casefold() not in fts.STOPWORDS
             and any(char.isalpha() for char in name))
 
 
@@ -155,8 +156,7 @@ def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
     names = {name: target for name, target in names.items() if target != note_id}
     if not names:
         return []
-    targets = set(names.values())
-    linked = {target for target in targets if target in _linked_from(store, note_id)}
+    linked = set(names.values()) & _linked_from(store, note_id)
     return [m._replace(linked=m.target in linked)
             for m in _on_lines(vault, spans, names, set())]
 
@@ -177,8 +177,11 @@ def _on_lines(vault: Vault, spans: list[Span], names: dict[str, str],
     patterns = [(pattern(name), name, target)  # the longest name of a note first
                 for name, target in sorted(names.items(), key=lambda item: -len(item[0]))]
     resolver, style = vault.index.resolver, vault.config.new_link_format
+    texts: dict[str, list[str]] = {}  # a note's lines, split once for all its spans
     for span in spans:
-        lines = vault.note_text(span.source).split("\n")
+        if span.source not in texts:
+            texts[span.source] = vault.note_text(span.source).split("\n")
+        lines = texts[span.source]
         links = raws.get((span.source, span.start, span.end), [])
         for number in range(span.start, min(span.end, len(lines)) + 1):
             line = lines[number - 1]
@@ -235,13 +238,10 @@ def _names_among(store: Store, runs: set[str]) -> dict[str, str]:
     """The titles and aliases (as written) among ``runs``, each with its note; a name that
     several notes hold is left out (which one the words mean is not known)."""
     held: dict[str, set[tuple[str, str]]] = {}
-    wanted = sorted(runs)
-    for at in range(0, len(wanted), 500):
-        part = wanted[at:at + 500]
-        for folded, name, note in store.query(
-                f"SELECT DISTINCT folded, name, note FROM names WHERE folded IN "
-                f"({', '.join('?' * len(part))})", tuple(part)):
-            held.setdefault(folded, set()).add((name, note))
+    for folded, name, note in store.query(
+            f"SELECT DISTINCT folded, name, note FROM names WHERE folded IN {IN_ARRAY}",
+            (array(runs),)):
+        held.setdefault(folded, set()).add((name, note))
     return {min(pairs)[0]: min(pairs)[1] for pairs in held.values()
             if len({note for _, note in pairs}) == 1 and long_enough(min(pairs)[0])}
 
