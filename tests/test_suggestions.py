@@ -66,13 +66,15 @@ def test_a_misspelt_link_gets_the_likely_note(tmp_path: Path, target: str,
     ("Liver", False), ("Monkey", False), ("Stalin", False),  # short words: other words
     ("阿里云", False), ("胸部肌肉训练的技术细节", False),  # a CJK character is another word
     ("--实分析--", True),  # the same name but for punctuation
+    ("date.toFormat", False),  # a word more than dateformat: another function
 ])
 def test_a_link_only_spelt_like_a_title_is_a_guess_left_out_by_default(
         tmp_path: Path, target: str, shown: bool) -> None:
     vault = _vault(tmp_path, {"People/Lucy Tan.md": "x\n", "Eigenvector.md": "x\n",
                               "Sliver.md": "x\n", "Money.md": "x\n", "Starlink.md": "x\n",
                               "阿里云盘.md": "x\n", "肩部肌肉训练的技术细节.md": "x\n",
-                              "实分析.md": "x\n", "Home.md": f"see [[{target}]]\n"})
+                              "实分析.md": "x\n", "dateformat.md": "x\n",
+                              "Home.md": f"see [[{target}]]\n"})
     found = [f for f in lint(vault, orphans=False, least=0.0)
              if f.kind in ("broken-link", "unwritten-link")]
     assert len(found) == 1 and (found[0].confidence >= 0.5) == shown
@@ -115,11 +117,17 @@ def test_no_note_is_suggested_for_a_file_or_a_title_with_another_word(tmp_path: 
 
 def test_a_dotted_name_is_a_note_unless_it_ends_in_a_file_format(tmp_path: Path) -> None:
     vault = _vault(tmp_path, {"Queries.md": "- DVfunctions:: [[dv.table]], [[DataArray.map]]\n"
-                                            "[[Node.js]] [[scan.pdf]] [[route.gpx]]\n",
-                              "Trips/Alps.gpx": "<gpx/>\n"})  # the vault's own kind of file
+                                            "[[Node.js]] [[scan.pdf]] [[route.gpx]]\n"
+                                            "[[package.json]] [[rows.csv]] ![[page.html]]\n",
+                              "Trips/Alps.gpx": "<gpx/>\n",  # the vault's own kinds of file
+                              "Data/2024.csv": "a,b\n"})
     found = {f.message.split(": ", 1)[1]: (f.kind, f.suggestion)
              for f in lint(vault, orphans=False, least=0.0)}
     assert found == {
+        "[[package.json]] links a note nobody wrote yet":  # a file written about, no JSON kept
+            ("unwritten-link", "create the note or fix the link"),
+        "[[rows.csv]] does not resolve": ("broken-link", "add the file or fix the link"),
+        "![[page.html]] does not resolve": ("broken-link", "add the file or fix the link"),
         "[[dv.table]] links a note nobody wrote yet":
             ("unwritten-link", "create the note or fix the link"),
         "[[DataArray.map]] links a note nobody wrote yet":

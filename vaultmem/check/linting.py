@@ -147,8 +147,9 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
     """The findings for one link of the note at ``path`` (``keys``: heading keys by note)."""
     where = f"{path}:{link.line}"
     if link.missing:
-        fix = hints.fix(link.target, link.source)
-        elsewhere = hints.kept_elsewhere(link.target) if link.embed or fix.file else ""
+        fix = hints.fix(link.target, link.source, embed=link.embed)
+        elsewhere = (hints.kept_elsewhere(link.target, embed=link.embed)
+                     if link.embed or fix.file else "")
         sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(link, fix)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,

@@ -25,9 +25,14 @@ EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,5})$")
 FILE_FORMATS = frozenset({
     "base", "canvas", "pdf", "avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp", "heic",
     "tif", "tiff", "ico", "flac", "m4a", "mp3", "ogg", "wav", "aac", "webm", "3gp", "mkv", "mov",
-    "mp4", "ogv", "avi", "csv", "tsv", "txt", "json", "xml", "yml", "yaml", "html", "htm", "doc",
-    "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "epub", "zip", "gz", "tar",
-    "7z", "rar", "ipynb"})
+    "mp4", "ogv", "avi", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf",
+    "epub", "zip", "gz", "tar", "7z", "rar"})
+# Names of files people write about more than attach (``[[package.json]]``, ``index.html``):
+# a link to one is to a file only in a vault keeping files of that format (Obsidian otherwise
+# makes a note of the name when it is clicked), an embed always.
+WRITTEN_ABOUT = frozenset({"csv", "tsv", "txt", "json", "xml", "yml", "yaml", "toml", "html",
+                           "htm", "ipynb"})
+CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 UNWRITTEN = "create the note or fix the link"
 CLOSEST = "closest-titles"  # the kept lookups' name in the index
 
@@ -58,12 +63,27 @@ def typo_of(name: str, title: str) -> bool:
 
     mine, theirs = loose_key(name), loose_key(title)
     if not (mine.isascii() and theirs.isascii()) or mine in theirs or theirs in mine \
-            or fuzz.ratio(mine, theirs) < SURE_TYPO:
+            or fuzz.ratio(mine, theirs) < SURE_TYPO or _a_word_apart(name, title):
         return False
     words = [name.casefold().split(), title.casefold().split()]
     one_word_off = (len(words[0]) == len(words[1]) > 1
                     and sum(a != b for a, b in zip(*words, strict=True)) == 1)
     return len(mine) >= TYPO_SHORTEST or one_word_off
+
+
+def _a_word_apart(name: str, title: str) -> bool:
+    """True when one name is the other with a whole word more, camelCase words too: another
+    name, not a typo (``date.toFormat`` is not ``dateformat``).
+
+    >>> _a_word_apart("date.toFormat", "dateformat"), _a_word_apart("Eigenvectr", "Eigenvector")
+    (True, False)
+    """
+    for longer, shorter in ((name, title), (title, name)):
+        words = [loose_key(w) for w in PUNCTUATION.split(CAMEL.sub(" ", longer)) if w]
+        if len(words) > 1 and any("".join(words[:i] + words[i + 1:]) == loose_key(shorter)
+                                  for i in range(len(words))):
+            return True
+    return False
 
 
 def letters(key: str) -> int:
@@ -126,8 +146,8 @@ class Suggester:
         return FILE_FORMATS | {match.group(1).lower() for path in self.vault.index.attachments
                                if (match := EXTENSION.search(path))}
 
-    def names_file(self, target: str) -> bool:
-        """True when ``target`` (a link target) is a file other than a note.
+    def names_file(self, target: str, *, embed: bool = False) -> bool:
+        """True when ``target`` (a link target, an ``embed``) is a file other than a note.
 
         >>> import tempfile
         >>> hints = Suggester(Vault(tempfile.mkdtemp(), use_cache=False))
@@ -135,7 +155,8 @@ class Suggester:
         [True, True, False, False]
         """
         match = EXTENSION.search(target.split("#", 1)[0])
-        return match is not None and match.group(1).lower() in self.extensions
+        kinds = self.extensions | WRITTEN_ABOUT if embed else self.extensions
+        return match is not None and match.group(1).lower() in kinds
 
     @functools.cached_property
     def ids(self) -> list[str]:
@@ -161,26 +182,27 @@ class Suggester:
         paths = [*self.ids, *self.vault.index.attachments]
         return frozenset(path.lower().rsplit("/", 1)[0] for path in paths if "/" in path)
 
-    def kept_elsewhere(self, target: str) -> str:
-        """Why a file ``target`` (a link path) may well exist where the owner keeps the vault
-        though this copy lacks it, or "" (a folder ``.gitignore`` keeps out of git; a path
-        from the root of a published site, whose folder the vault has not)."""
+    def kept_elsewhere(self, target: str, *, embed: bool = False) -> str:
+        """Why a file ``target`` (a link path, an ``embed``) may well exist where the owner
+        keeps the vault though this copy lacks it, or "" (a folder ``.gitignore`` keeps out of
+        git; a path from the root of a published site, whose folder the vault has not)."""
         config = self.vault.config
         path = target.split("#", 1)[0].strip()
         inner = path.lstrip("/").lower()
         ignored = [folder.lower() for folder in config.git_ignored]
         if any(inner.startswith(folder + "/") for folder in ignored) or (
-                "/" not in inner and self.names_file(path)
+                "/" not in inner and self.names_file(path, embed=embed)
                 and config.attachment_folder.lower() in ignored):
             return "this copy lacks what .gitignore keeps out of git: the file may be there"
         if path.startswith("/") and inner.rpartition("/")[0] not in self.folders:
             return "a path from a published site's root, not a folder of this vault"
         return ""
 
-    def fix(self, target: str, source: str = "") -> Fix:
-        """How to fix a link to ``target`` in note ``source`` (never the note itself; a link
-        to a file, ``Albums.base`` or ``photo.png``, is never fixed with a note)."""
-        if self.names_file(target):
+    def fix(self, target: str, source: str = "", *, embed: bool = False) -> Fix:
+        """How to fix a link (an ``embed``) to ``target`` in note ``source`` (never the note
+        itself; a link to a file, ``Albums.base`` or ``photo.png``, is never fixed with a
+        note)."""
+        if self.names_file(target, embed=embed):
             return Fix("add the file or fix the link", False, file=True)
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
         aliased = self.aliases.get(name)
@@ -196,7 +218,7 @@ class Suggester:
                 self.looked_up += 1
             hits = [i for i in self.closest[name] if i != source][:2]
         if hits:
-            sure = typo_of(name, hits[0].rsplit("/", 1)[-1])
+            sure = typo_of(target.rsplit("/", 1)[-1], hits[0].rsplit("/", 1)[-1])
             return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True,
                        guess=not sure)
         return Fix(UNWRITTEN, False)
