@@ -145,3 +145,15 @@ def test_trim_keeps_links_whole() -> None:
         cut = trim(text, limit)
         assert estimate_tokens(cut) <= limit and cut.count("[[") == cut.count("]]")
         assert cut == "" or text.startswith(cut.rstrip("…"))
+
+
+def test_a_context_note_names_the_note_of_every_source(sample: Path) -> None:
+    code, _, _ = run(sample, "context", "--agent", "Rafael", "--query",
+                     "what blocks OCR accuracy?", "--write")
+    note = (sample / "_vaultmem" / "context" / "Rafael.md").read_text()
+    sources = note.split("\n## Sources\n")[1].split("\n\n")[0].splitlines()
+    assert code == 0 and sources == sorted(sources)
+    assert all(line.startswith("- [[") for line in sources)  # never a bare "- line 15"
+    cited = [line for line in sources if line.startswith("- [[KPIs/OCR Accuracy]] line")]
+    assert len(cited) == 1 and re.fullmatch(r"- \[\[KPIs/OCR Accuracy\]\] lines (\d+(-\d+)?, )*"
+                                            r"\d+(-\d+)?", cited[0])

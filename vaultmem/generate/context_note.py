@@ -54,7 +54,7 @@ def agent_neighbourhood(vault: Vault, agent: str) -> nx.DiGraph:
 
 def context_note_text(vault: Vault, built: Context) -> str:
     """The context, its sources, and (for an agent) a mermaid map of its neighbourhood."""
-    sources = sorted({item.cite for item in built.items})
+    sources = built.sources()
     body = built.text.rstrip("\n") + "\n\n## Sources\n" + "\n".join(f"- {s}" for s in sources)
     properties = {"type": "context", "budget": str(built.budget)}
     if built.agent:

@@ -56,6 +56,17 @@ class Context:
     text: str
     items: list[ContextItem] = field(default_factory=list)
 
+    def sources(self) -> list[str]:
+        """Where the items come from, each naming its note, sorted: links as cited, and the
+        lines cited of each note together (``[[Daily/2026-11-27]] lines 9, 14-16``)."""
+        linked = {item.source() for item in self.items if not item.cite.startswith("line ")}
+        lines: dict[str, set[int]] = {}
+        for item in self.items:
+            if item.cite.startswith("line "):
+                lines.setdefault(item.id, set()).update(item.lines or [int(item.cite[5:])])
+        return sorted(linked | {f"[[{note}]] {_spans(sorted(found))}"
+                               for note, found in lines.items()})
+
     def to_dict(self) -> Json:
         """The ``context --json`` shape."""
         return {"agent": self.agent, "query": self.query, "budget": self.budget,
@@ -80,6 +91,22 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     text = _render(header, chosen) if chosen else header + _nothing(query, terms)
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
                    chosen)
+
+
+def _spans(numbers: list[int]) -> str:
+    """Sorted line numbers as runs.
+
+    >>> _spans([9, 14, 15, 16]), _spans([2])
+    ('lines 9, 14-16', 'line 2')
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return ("lines " if len(numbers) > 1 else "line ") + text
 
 
 def _header(agent: str | None, query: str | None) -> str:

@@ -43,6 +43,21 @@ class ContextItem:
     group: str = ""  # the heading it is shown under within its section ("" for none)
     kind: str = ""  # the passage kind it shows (``code`` is shown fenced), "" for none
 
+    def source(self) -> str:
+        """Where it comes from, naming its note: ``cite`` when it is a link, else the note's
+        link with the block or line a passage under its note's heading is cited by.
+
+        >>> ContextItem("Daily/2026-12-01", "relevant", "", "line 15", 1.0).source()
+        '[[Daily/2026-12-01]] line 15'
+        >>> ContextItem("Chat", "relevant", "", "^t3", 1.0).source()
+        '[[Chat#^t3]]'
+        """
+        if self.cite.startswith("[["):
+            return self.cite
+        if self.cite.startswith("^"):
+            return f"[[{self.id}#{self.cite}]]"
+        return f"[[{self.id}]] {self.cite}".rstrip()
+
     def to_dict(self) -> Json:
         """The ``context --json`` item shape."""
         data = asdict(self)
