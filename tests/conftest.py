@@ -62,3 +62,10 @@ def hash_tree(root: Path) -> dict[str, str]:
         path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(root.rglob("*")) if path.is_file()
     }
+
+
+def write_notes(root: Path, notes: dict[str, str]) -> None:
+    """Write each note's text at its path under ``root``, folders made as needed."""
+    for rel, text in notes.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")

@@ -12,6 +12,7 @@ import pytest
 from vaultmem.check.mentions import mentioned_by, mentions_of
 from vaultmem.vault import Vault
 
+from .conftest import write_notes
 from .test_cli import run
 
 NOTES = {
@@ -29,9 +30,7 @@ NOTES = {
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Vault:
-    for name, text in NOTES.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    write_notes(tmp_path, NOTES)
     return Vault(tmp_path, use_cache=False)
 
 

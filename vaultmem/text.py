@@ -83,3 +83,19 @@ def _cjk_terms(word: str) -> list[str]:
         elif part not in STOP:
             out.append(stem(part))
     return out
+
+
+def line_runs(numbers: list[int]) -> str:
+    """Sorted line numbers as runs.
+
+    >>> line_runs([9, 14, 15, 16]), line_runs([2])
+    ('lines 9, 14-16', 'line 2')
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return ("lines " if len(numbers) > 1 else "line ") + text

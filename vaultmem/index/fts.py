@@ -222,17 +222,23 @@ def _bigrams(run: str) -> list[str]:
 
 
 def match_expression(query: str) -> str | None:
-    """The FTS5 MATCH text for a user's ``query``: quoted terms joined by OR, None if empty."""
+    """The FTS5 MATCH text for a user's ``query``: its terms joined by OR, None if none."""
+    return " OR ".join(match_terms(query)) or None
+
+
+def match_terms(query: str) -> list[str]:
+    """A user's ``query`` as FTS5 terms, each quoted: its words but common ones (all of them,
+    as one phrase, when every word is common), CJK bigrams and runs, joined words as phrases."""
     query = CLITIC.sub("", query)
     words, cjk_terms = _query_terms(query)
     kept = [word for word in words if word.lower() not in STOPWORDS or _acronym(word)]
     if not kept and not cjk_terms:
-        return _quote(" ".join(words)) if words else None
+        return [_quote(" ".join(words))] if words else []
     phrases = [_quote(" ".join(_words(joined))) for joined in JOINED.findall(query)]
     unique: dict[str, str] = {}
     for term in [_quote(word) for word in kept] + cjk_terms + phrases:
         unique.setdefault(term.lower(), term)
-    return " OR ".join(list(unique.values())[:MAX_TERMS])
+    return list(unique.values())[:MAX_TERMS]
 
 
 def _acronym(word: str) -> bool:
@@ -252,6 +258,16 @@ def _query_terms(query: str) -> tuple[list[str], list[str]]:
         cjk_terms += _cjk_terms(run.group())
         at = run.end()
     return words + _words(text[at:]), cjk_terms
+
+
+def is_cjk_pair(term: str) -> bool:
+    """True for a quoted term of two CJK characters (:func:`match_terms` makes them).
+
+    >>> is_cjk_pair('"线性"'), is_cjk_pair('"OCR"')
+    (True, False)
+    """
+    inner = term[1:-1] if term.startswith('"') and term.endswith('"') else ""
+    return len(inner) == 2 and _cjk().fullmatch(inner) is not None
 
 
 def _cjk_terms(run: str) -> list[str]:

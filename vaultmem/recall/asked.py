@@ -4,12 +4,13 @@ for, or (an agent asked about nothing) the notes the agent links."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 
 from ..index.lookup import facets, linked_from_lines, passages
 from ..text import tokens
 from ..vault import Vault
 from .gather import ContextItem, neighbour_items, overlap
-from .relevant import Scored, relevant_passages
+from .relevant import Answer, Scored, answer
 
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
 NOTE_PASSAGES = 12
@@ -17,12 +18,22 @@ PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones 
 RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 
 
+class Asked(NamedTuple):
+    """The Relevant items, the notes they link, and how the question was answered (None
+    without a question)."""
+
+    items: list[ContextItem]
+    linked: set[str]
+    answer: Answer | None
+
+
 def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str | None,
-                   budget: int, today: dt.date) -> tuple[list[ContextItem], set[str]]:
-    """The passages that answer the question and those of the note asked for (or the notes an
-    agent links), and the notes they link."""
+                   budget: int, today: dt.date) -> Asked:
+    """The passages that answer the question and those of the note asked for (or the notes
+    an agent links), the notes they link, and how close the answer came."""
     items: list[ContextItem] = []
     linked: set[str] = set()
+    found: Answer | None = None
     if note:
         target = vault.note(note)
         items += note_items(vault, target.id, set(tokens(query or "")))
@@ -31,12 +42,12 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
         items += neighbour_items(vault, vault.notes[agent], set())
     if query:
         leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
-        found = relevant_passages(vault, query, today=today, leave_out=leave_out,
-                                  most=max(8, int(budget * PASSAGES_PER_TOKEN)))
-        items += [passage_item(scored) for scored in found]
+        found = answer(vault, query, today=today, leave_out=leave_out,
+                       most=max(8, int(budget * PASSAGES_PER_TOKEN)))
+        items += [passage_item(scored) for scored in found.passages]
         linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
-                                                   f.passage.end) for f in found])
-    return items, linked
+                                                   f.passage.end) for f in found.passages])
+    return Asked(items, linked, found)
 
 
 def note_items(vault: Vault, note_id: str, terms: set[str]) -> list[ContextItem]:

@@ -18,7 +18,7 @@ from ..errors import UsageError
 from ..index.lookup import facets as facets_of
 from ..model import Json
 from ..secrets import redact
-from ..text import tokens
+from ..text import line_runs, tokens
 from ..vault import Vault
 from .asked import relevant_items
 from .budget import TokenCounter, counter, trim
@@ -32,6 +32,8 @@ from .gather import (
     person_items,
     recent_items,
 )
+from .relevant import Answer
+from .unanswered import far_note
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
@@ -64,7 +66,7 @@ class Context:
         for item in self.items:
             if item.cite.startswith("line "):
                 lines.setdefault(item.id, set()).update(item.lines or [int(item.cite[5:])])
-        return sorted(linked | {f"[[{note}]] {_spans(sorted(found))}"
+        return sorted(linked | {f"[[{note}]] {line_runs(sorted(found))}"
                                for note, found in lines.items()})
 
     def to_dict(self) -> Json:
@@ -81,32 +83,20 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     count = counter()
     agent_note = vault.note(agent) if agent else None
     terms = set(tokens(query or ""))
-    candidates = _candidates(vault, agent_note.id if agent_note else None, query, note, terms,
-                             budget, today or clock_today())
+    candidates, found = _candidates(vault, agent_note.id if agent_note else None, query, note,
+                                    terms, budget, today or clock_today())
     header = _header(agent_note.title if agent_note else None, query)
-    if count(header) + 20 > budget:
-        raise UsageError(f"--budget {budget} is too small; give at least {count(header) + 20}")
-    chosen = _choose(candidates, budget - count(header), count, asked=bool(query))
-    chosen = _with_conflicts(vault, chosen, budget - count(header), count, today)
+    closing = far_note(found)
+    room = budget - count(header) - (count(closing) if closing else 0)
+    if room < 20:
+        raise UsageError(f"--budget {budget} is too small; give at least {budget - room + 20}")
+    chosen = _with_conflicts(vault, _choose(candidates, room, count, asked=bool(query)), room,
+                             count, today)
     text = _render(header, chosen) if chosen else header + _nothing(query, terms)
+    if closing and chosen:  # an empty context says why itself (_nothing)
+        text += "\n" + closing
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
                    chosen)
-
-
-def _spans(numbers: list[int]) -> str:
-    """Sorted line numbers as runs.
-
-    >>> _spans([9, 14, 15, 16]), _spans([2])
-    ('lines 9, 14-16', 'line 2')
-    """
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
-    return ("lines " if len(numbers) > 1 else "line ") + text
 
 
 def _header(agent: str | None, query: str | None) -> str:
@@ -123,7 +113,8 @@ def _nothing(query: str | None, terms: set[str]) -> str:
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                terms: set[str], budget: int, today: dt.date) -> list[ContextItem]:
+                terms: set[str], budget: int, today: dt.date
+                ) -> tuple[list[ContextItem], Answer | None]:
     """Every candidate item of every section (secrets are redacted when an item is chosen)."""
     near: set[str] = set()
     items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
@@ -131,12 +122,12 @@ def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | 
         agent_note = vault.notes[agent]
         near |= {link.resolved for link in agent_note.links if link.resolved}
         items += agent_items(vault, agent_note, terms)
-    relevant, linked = relevant_items(vault, query, note, agent, budget, today)
+    relevant, linked, found = relevant_items(vault, query, note, agent, budget, today)
     near |= linked | {item.id for item in relevant}
     items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
     items += _people(vault, near, agent)
     items += recent_items(vault, RECENT_DAYS, terms)
-    return items
+    return items, found
 
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:

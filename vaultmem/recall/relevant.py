@@ -56,6 +56,7 @@ from ..index.lookup import (
     passages_near,
 )
 from ..vault import Vault
+from .closeness import Closeness, closeness
 from .labels import is_label
 from .meaning import Near, near_text
 from .periods import Period, parse_day, query_periods, spoken_days
@@ -85,17 +86,32 @@ class Scored(NamedTuple):
     date: str  # its note's date, "" when none
 
 
+class Answer(NamedTuple):
+    """The passages that answer a question, and how close the closest came."""
+
+    passages: list[Scored]
+    closest: Closeness
+
+
 def relevant_passages(vault: Vault, question: str, *, today: dt.date,
                       leave_out: frozenset[str] = frozenset(),
                       most: int | None = None) -> list[Scored]:
     """The passages that answer ``question`` (the ``most`` best, when given), best first (ties
     in note and file order); notes among ``leave_out`` give none."""
+    return answer(vault, question, today=today, leave_out=leave_out, most=most).passages
+
+
+def answer(vault: Vault, question: str, *, today: dt.date,
+           leave_out: frozenset[str] = frozenset(), most: int | None = None) -> Answer:
+    """:func:`relevant_passages` with how close the vault came (:mod:`.closeness`)."""
     _ = vault.notes  # the index is current first
     hits = [h for h in matching_passages(vault.store, question, limit=CANDIDATES)
             if h.path[:-3] not in leave_out]
     meant = [n for n in near_text(vault, question) if n.passage.note not in leave_out]
+    named = named_in(vault, question)
+    closest = closeness(vault, question, hits, meant, named)
     if not hits and not meant:
-        return []
+        return Answer([], closest)
     base = _fused(_normalised(hits) if hits else {}, meant, vault.config.semantic.weight)
     weight = vault.config.feedback_weight
     for key, value in (_feedback(vault, question, hits, base, leave_out) if weight else {}).items():
@@ -104,10 +120,10 @@ def relevant_passages(vault: Vault, question: str, *, today: dt.date,
     near = _with_followers(vault, hits, meant, base)
     ids = {p.note for p in near}
     notes = facets(vault.store, ids)
-    weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near)
+    weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near, named)
     scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
               if p.note in notes and not _expired(notes[p.note], today)]
-    return _best(vault, [s for s in scored if s.score > 0], most)
+    return Answer(_best(vault, [s for s in scored if s.score > 0], most), closest)
 
 
 def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
@@ -189,14 +205,15 @@ class _Weights:
     """What scores a passage beyond its own bm25: see the module docstring."""
 
     def __init__(self, vault: Vault, question: str, today: dt.date, notes: dict[str, Facets],
-                 ranks: dict[str, float], near: list[StoredPassage]) -> None:
+                 ranks: dict[str, float], near: list[StoredPassage],
+                 entities: dict[str, list[str]]) -> None:
         self.newest = min(today, parse_day(newest_date(vault.store)) or today)
         self.age_weight = vault.config.age_weight
         self.half_life = vault.config.age_half_life_days
         self.notes = notes
         self.ranks = ranks
         self.periods = query_periods(question, today)
-        self.entities = named_in(vault, question)
+        self.entities = entities
         self.folded = {(p.note, p.number): _spaced_words(p.text) for p in near} \
             if self.entities else {}
         self.named_share = {entity: sum(_mentions(folded, names)

@@ -1,0 +1,78 @@
+"""How much of a question a passage holds: each search term of the question weighed by its
+rarity among the passages (a term no passage holds weighs most), and the passages holding it."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from . import fts
+from .store import Store
+
+
+class TermWeights(NamedTuple):
+    """A question's search terms with their weights, and those no passage holds."""
+
+    weights: dict[str, float]
+    unheld: list[str]
+
+
+def term_weights(store: Store, question: str) -> TermWeights:
+    """Each search term of ``question`` (as :func:`~.fts.match_terms` writes it, phrases
+    aside when it has words: they repeat them) and its idf over the vault's passages,
+    log(1 + (N - n + 0.5) / (n + 0.5)) for a term ``n`` of the ``N`` passages hold; a pair of
+    CJK characters no passage holds weighs nothing unless the pair beside it is held by none
+    either (alone, it is the edge of two words: ``核是`` of ``的核是什么``)."""
+    terms = fts.match_terms(question)
+    terms = [term for term in terms if " " not in term] or terms
+    with store.held() as db:
+        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
+        held = [db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
+                           (term,)).fetchone()[0] for term in terms]
+    weights = {term: 0.0 if _edge(terms, held, at) else
+               math.log(1 + (total - n + 0.5) / (n + 0.5))
+               for at, (term, n) in enumerate(zip(terms, held, strict=True))}
+    return TermWeights(weights, [t for t, n in zip(terms, held, strict=True)
+                                 if not n and weights[t]])
+
+
+def _edge(terms: list[str], held: list[int], at: int) -> bool:
+    """True when ``terms[at]`` is a CJK pair no passage holds between pairs some hold."""
+    def pair(i: int) -> str:
+        return terms[i][1:-1] if 0 <= i < len(terms) and fts.is_cjk_pair(terms[i]) else ""
+    if held[at] or not pair(at):
+        return False
+    beside = [i for i in (at - 1, at + 1) if pair(i) and
+              (pair(i)[1] == pair(at)[0] if i < at else pair(at)[1] == pair(i)[0])]
+    return all(held[i] for i in beside)
+
+
+def terms_held(store: Store, terms: Iterable[str],
+               passages: Iterable[tuple[str, int]]) -> dict[tuple[str, int], set[str]]:
+    """The ``terms`` each passage (note id, number) holds, for those holding any."""
+    pairs = json.dumps(sorted({(f"{note}.md", number) for note, number in passages}),
+                       ensure_ascii=False)
+    with store.held() as db:
+        ids = {rowid: (path[:-3], number) for rowid, path, number in db.execute(
+            "SELECT id, path, number FROM passages WHERE (path, number) IN (SELECT "
+            "json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
+            (pairs,))}
+        found: dict[tuple[str, int], set[str]] = {}
+        for term in terms:  # every passage holding it: FTS5 seeks a rowid given far slower
+            for (rowid,) in db.execute("SELECT rowid FROM passages_fts WHERE passages_fts "
+                                       "MATCH ?", (term,)):
+                if rowid in ids:
+                    found.setdefault(ids[rowid], set()).add(term)
+    return found
+
+
+def share_held(weights: dict[str, float], held: Iterable[str]) -> float:
+    """The share of the question's weight (``weights`` of its terms) the terms ``held`` make.
+
+    >>> share_held({'"lasagna"': 9.0, '"recipe"': 3.0}, {'"recipe"'})
+    0.25
+    """
+    total = sum(weights.values())
+    return sum(weights.get(term, 0.0) for term in set(held)) / total if total else 0.0

@@ -1,0 +1,65 @@
+"""How close the vault comes to a question: the largest share of the question's weight (its
+terms, each weighed by its rarity) the words of one passage hold, and with ``[semantic]`` the
+cosine of the passage nearest in meaning. A question whose rare words no passage holds, and
+that nothing is near in meaning, is about something the vault does not hold: a context leaves
+its budget unused rather than fill it with passages that share only its common words."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..index.fts import PassageHit
+from ..index.question_terms import share_held, term_weights, terms_held
+
+if TYPE_CHECKING:
+    from ..vault import Vault
+    from .meaning import Near
+
+CLOSE_SHARE = 0.25  # of the question's weight, in one passage's words
+CLOSE_COSINE = 0.5  # the meaning of one passage
+
+
+class Closeness(NamedTuple):
+    """How close the closest passage comes: ``share`` of the question's weight its words
+    hold (0..1), ``cosine`` of the nearest in meaning (0 without), the question's words no
+    passage holds, and the notes it names as names (by title or alias)."""
+
+    share: float
+    cosine: float
+    unheld: list[str]
+    named: list[str]
+
+    @property
+    def close(self) -> bool:
+        """True when the question names a note, or a passage holds ``CLOSE_SHARE`` of its
+        weight or is ``CLOSE_COSINE`` near in meaning."""
+        return bool(self.named) or self.share >= CLOSE_SHARE or self.cosine >= CLOSE_COSINE
+
+
+def closeness(vault: Vault, question: str, hits: list[PassageHit], meant: list[Near],
+              named: dict[str, list[str]]) -> Closeness:
+    """How close the passages found by words (``hits``) and by meaning (``meant``) come to
+    a question naming the notes ``named`` (each with the names it used, case-folded)."""
+    weights, unheld = term_weights(vault.store, question)
+    held = terms_held(vault.store, weights, [(hit.path[:-3], hit.number) for hit in hits])
+    share = max((share_held(weights, terms) for terms in held.values()), default=0.0)
+    cosine = max((near.cosine for near in meant), default=0.0)
+    return Closeness(round(share, 3), round(cosine, 3), [term.strip('"') for term in unheld],
+                     sorted(n for n, names in named.items() if _as_name(question, names)))
+
+
+def _as_name(question: str, names: list[str]) -> bool:
+    """True when ``question`` writes one of ``names`` as a name: of several words, or with a
+    capital (or in a script without case): "Ana", not the "time" of a note named Time.
+
+    >>> _as_name("What time does the ferry leave?", ["time"]), _as_name("Did Ana go?", ["ana"])
+    (False, True)
+    """
+    for name in names:
+        if " " in name:
+            return True
+        for found in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE):
+            if not found.group()[0].islower():
+                return True
+    return False
