@@ -10,7 +10,8 @@ from ..index.lookup import facets, linked_from_lines, passages
 from ..text import tokens
 from ..vault import Vault
 from .gather import ContextItem, neighbour_items, overlap
-from .relevant import Answer, Scored, answer
+from .relevant import Answer, answer
+from .scored import Scored
 
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
 NOTE_PASSAGES = 12

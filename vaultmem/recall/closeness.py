@@ -1,8 +1,8 @@
 """How close the vault comes to a question: the largest share of the question's weight (its
 terms, each weighed by its rarity) the words of one passage hold, and with ``[semantic]`` the
 cosine of the passage nearest in meaning. A question whose rare words no passage holds, and
-that nothing is near in meaning, is about something the vault does not hold: a context leaves
-its budget unused rather than fill it with passages that share only its common words."""
+that nothing is near in meaning, is about something the vault does not hold: its context says
+so, and its best passages lead to no second hop."""
 
 from __future__ import annotations
 

@@ -34,7 +34,10 @@ A passage's score, before it is scaled to the context's item scores:
   no date. Age counts from the newest date of any note, or ``today`` if that is earlier: a
   vault nobody wrote in for a year ranks the same as on its last day.
 
-Notes whose ``expires`` (or ``valid_until``) day has passed give no passages.
+Then, unless no passage comes close to the question (:mod:`.closeness`), the passages that the
+names of the best ones lead to are added, or raised to what that second hop scores
+(:mod:`.second_hop`). Notes whose ``expires`` (or ``valid_until``) day has passed give no
+passages.
 """
 
 from __future__ import annotations
@@ -60,7 +63,9 @@ from .closeness import Closeness, closeness
 from .labels import is_label
 from .meaning import Near, near_text
 from .periods import Period, parse_day, query_periods, spoken_days
+from .scored import Scored, best_first, expired, stored
 from .search import BLOCKED_NAMES, by_note, note_score
+from .second_hop import with_hops
 
 CANDIDATES = 400
 FEEDBACK_PASSAGES = 3
@@ -76,14 +81,6 @@ IMPORTANCE = 0.2
 LABEL_SHARE = 0.3  # of its score, for a passage that only names what is elsewhere (is_label)
 WORD = re.compile(r"\w+")
 MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
-
-
-class Scored(NamedTuple):
-    """A passage and how well it answers the question."""
-
-    passage: StoredPassage
-    score: float
-    date: str  # its note's date, "" when none
 
 
 class Answer(NamedTuple):
@@ -122,17 +119,18 @@ def answer(vault: Vault, question: str, *, today: dt.date,
     notes = facets(vault.store, ids)
     weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near, named)
     scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
-              if p.note in notes and not _expired(notes[p.note], today)]
-    return Answer(_best(vault, [s for s in scored if s.score > 0], most), closest)
+              if p.note in notes and not expired(notes[p.note], today)]
+    scored = [s for s in scored if s.score > 0]
+    if closest.close:  # names in passages far from the question lead further away
+        scored = with_hops(vault, question, scored, today=today, leave_out=leave_out)
+    return Answer(_best(vault, scored, most), closest)
 
 
 def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
                     base: dict[tuple[str, int], float]) -> list[StoredPassage]:
     """The passages found and the ``FOLLOWERS`` after each strong one, by note path and number
     (only the followers are read again: a hit holds its passage)."""
-    found = {(h.path[:-3], h.number): StoredPassage(h.path[:-3], h.number, h.kind, h.headings,
-                                                    h.start, h.end, h.block_id, h.text)
-             for h in hits}
+    found = {(h.path[:-3], h.number): stored(h) for h in hits}
     found.update({(n.passage.note, n.passage.number): n.passage for n in meant})
     after = {(note, number + step) for (note, number), value in base.items()
              if value >= FOLLOW_FROM for step in range(1, FOLLOWERS + 1)} - found.keys()
@@ -145,24 +143,19 @@ def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
     """``scored`` best first (the ``most`` best, when given) once each label keeps
     ``LABEL_SHARE`` of its score. A label only loses score, so only the passages that can still
     be among the ``most`` best are looked at (their links read from the index in batches)."""
-    waiting = sorted(scored, key=_order)
+    waiting = sorted(scored, key=best_first)
     done: list[Scored] = []
     while waiting:
         if most is not None and len(done) >= most:
-            done.sort(key=_order)
-            if _order(done[most - 1]) < _order(waiting[0]):  # none waiting can pass it
+            done.sort(key=best_first)
+            if best_first(done[most - 1]) < best_first(waiting[0]):  # none waiting can pass it
                 break
         batch, waiting = waiting[: most or len(waiting)], waiting[most or len(waiting):]
         links = link_raws(vault.store, [(s.passage.note, s.passage.start, s.passage.end)
                                         for s in batch])
         done += [s._replace(score=s.score * LABEL_SHARE) if is_label(s.passage, links.get(
             (s.passage.note, s.passage.start, s.passage.end), [])) else s for s in batch]
-    return sorted(done, key=_order)[:most]
-
-
-def _order(found: Scored) -> tuple[float, str, int]:
-    """Best first; ties in note and file order."""
-    return -found.score, found.passage.note, found.passage.number
+    return sorted(done, key=best_first)[:most]
 
 
 def _normalised(hits: list[PassageHit]) -> dict[tuple[str, int], float]:
@@ -286,9 +279,3 @@ def _importance(vault: Vault, notes: dict[str, Facets]) -> dict[str, float]:
                 value = float(fact.value)
                 found[note_id] = min(1.0, max(0.0, value / 10 if value > 1 else value))
     return found
-
-
-def _expired(note: Facets, today: dt.date) -> bool:
-    """True when the note's memory stopped holding before ``today``."""
-    day = parse_day(note.expires)
-    return day is not None and day < today
