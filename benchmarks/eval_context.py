@@ -61,7 +61,7 @@ written; the plain vault's config is left as it is), its passages all embedded f
 ``embed_vault`` (vectors cached in the cache folder, so later runs reuse them; its seconds and
 passage texts are printed once per vault). ``--model`` is the model folder, by default
 ``shared/models/all-MiniLM-L6-v2-onnx-int8`` beside the checkout. Build_context then adds ``w``
-times the meaning score to the keyword score of each passage (``relevant._fused``). Each
+times the meaning score to the keyword score of each passage (``own_scores._fused``). Each
 "vaultmem + meaning (w=...)" method gets its own column in the main, by-kind and by-age tables and
 its own build_context times (every call embeds its question afresh, the vault's cached question
 vectors being forgotten before it, as for a new question). Also printed: per group and kind, the

@@ -11,6 +11,7 @@ import pytest
 
 from vaultmem.recall.budget import estimate_tokens, trim
 from vaultmem.recall.context import build_context
+from vaultmem.recall.context_text import WHY_TITLE
 from vaultmem.vault import Vault
 
 from .conftest import SAMPLE, hash_tree
@@ -157,3 +158,23 @@ def test_a_context_note_names_the_note_of_every_source(sample: Path) -> None:
     cited = [line for line in sources if line.startswith("- [[KPIs/OCR Accuracy]] line")]
     assert len(cited) == 1 and re.fullmatch(r"- \[\[KPIs/OCR Accuracy\]\] lines (\d+(-\d+)?, )*"
                                             r"\d+(-\d+)?", cited[0])
+
+
+def test_explain_says_why_each_item_is_in_after_the_context(sample: Path) -> None:
+    """--explain prints the same context, then one line per item in the order shown: the
+    parts of a passage's score with the question's words it holds, a section's rule else."""
+    asked = ("context", "--query", "Lucy's timezone", "--budget", "400")
+    code, plain, _ = run(sample, *asked)
+    code_explained, explained, _ = run(sample, *asked, "--explain")
+    context, why = explained.split(f"\n## {WHY_TITLE}\n")
+    assert (code, code_explained) == (0, 0) and context == plain
+    shown = [line for line in plain.splitlines() if line.startswith("- ")]
+    assert len(why.splitlines()) == len(shown)
+    assert why.splitlines()[0] == "- [[MEMORY#Team]]: a line of MEMORY.md"
+    assert why.splitlines()[2] == ("- [[Daily/2026-11-26]] line 11: words Lucy timezone +1.00; "
+                                   "after a match +0.19; its note matches +0.30; "
+                                   "names People/Lucy Tan +0.08")
+    items = json.loads(run(sample, *asked, "--json")[1])["items"]
+    assert next(i["reasons"] for i in items if i["id"] == "Daily/2026-11-26" and 11 in i["lines"]) \
+        == ["words Lucy timezone +1.00", "after a match +0.19", "its note matches +0.30",
+            "names People/Lucy Tan +0.08"]

@@ -101,6 +101,8 @@ def test_read_tools(sample: Path) -> None:
             "conflicts": await ok(session, "conflicts"),
             "typed": await ok(session, "search", query="ocr engine", type="decision"),
             "mentions": await ok(session, "mentions", note="DataFlow"),
+            "explained": await ok(session, "context", query="Lucy's timezone", budget=400,
+                                  explain=True),
         }
 
     got = talk(sample, reads)
@@ -118,6 +120,8 @@ def test_read_tools(sample: Path) -> None:
     assert {h["type"] for h in json.loads(got["typed"])["results"]} == {"decision"}
     assert json.loads(got["mentions"]) == json.loads(run(sample, "mentions", "DataFlow",
                                                          "--json")[1])
+    assert got["explained"].rstrip("\n") == run(sample, "context", "--query", "Lucy's timezone",
+                                                 "--budget", "400", "--explain")[1].rstrip("\n")
 
 
 def test_write_tools(sample: Path) -> None:

@@ -177,16 +177,20 @@ def _embed(vault: Vault, as_json: bool) -> None:
 @click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000),
               help="Most tokens the context may take (estimated; see the README).")
 @click.option("--write", is_flag=True, help="Write it as the agent's context note.")
+@click.option("--explain", is_flag=True,
+              help="Then say why each item is in (its score's parts, the words it holds).")
 @json_option
 @with_vault
 def context_command(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                    budget: int, write: bool, as_json: bool) -> None:
+                    budget: int, write: bool, explain: bool, as_json: bool) -> None:
     """Build an agent's context: core memory, now, its rules and lessons, relevant entries,
     decisions, KPIs, people, recent activity and open conflicts, within a token budget.
 
     \b
     Example:
       vaultmem --vault sample_vault context --agent Rafael --query "OCR accuracy" --budget 800
+
+    With --json, each item has its "reasons"; --explain prints them after the context.
     """
     from ..recall.context import build_context
 
@@ -196,7 +200,8 @@ def context_command(vault: Vault, agent: str | None, query: str | None, note: st
 
         result = write_context_note(vault, built)
         click.echo(f"{result.action} {result.path}", err=True)
-    emit(built.to_dict(), lambda data: data["text"].rstrip("\n"), as_json)
+    shown = built.explained() if explain else built.text
+    emit(built.to_dict(), lambda _: shown.rstrip("\n"), as_json)
 
 
 @cli.command("sync")

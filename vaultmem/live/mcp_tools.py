@@ -214,13 +214,15 @@ class Tools:
         note: Annotated[str | None, Field(description="A note the context is about.")] = None,
         budget: Annotated[int, Field(ge=50, le=200_000, description="Most tokens the context "
                                      "may take.")] = 2000,
+        explain: Annotated[bool, Field(description="Then say why each item is in, after the "
+                                       "context (not counted in the budget).")] = False,
     ) -> str:
         """The agent's context as Markdown, as ``vaultmem context`` prints it."""
         from ..recall.context import build_context
 
         with self.fresh() as vault:
-            return self.out(build_context(vault, agent=agent, query=query, note=note,
-                                          budget=budget).text)
+            built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
+            return self.out(built.explained() if explain else built.text)
 
     def show(
         self,

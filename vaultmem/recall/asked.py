@@ -16,6 +16,7 @@ from .scored import Scored
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
 NOTE_PASSAGES = 12
 PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
+NOTE_REASON = "a passage of the note asked for"
 RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 
 
@@ -57,7 +58,7 @@ def note_items(vault: Vault, note_id: str, terms: set[str]) -> list[ContextItem]
     found = [p for p in passages(vault.store, [note_id]).get(note_id, []) if p.kind != "heading"]
     date = facets(vault.store, [note_id]).get(note_id)
     scored = [Scored(p, (NOTE_WEIGHT * (1 - index / (len(found) + 1)) + 2 * overlap(p.text, terms))
-                     / RELEVANT_SCALE, date.date if date else "")
+                     / RELEVANT_SCALE, date.date if date else "", (NOTE_REASON,))
               for index, p in enumerate(found)]
     best = sorted(scored, key=lambda s: (-s.score, s.passage.number))[:NOTE_PASSAGES]
     return [passage_item(s) for s in best]
@@ -71,4 +72,4 @@ def passage_item(scored: Scored) -> ContextItem:
     group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
     return ContextItem(passage.note, "relevant", passage.text, cite,
                        RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
-                       group=group, kind=passage.kind)
+                       group=group, kind=passage.kind, reasons=list(scored.reasons))

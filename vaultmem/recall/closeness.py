@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..index.fts import PassageHit
-from ..index.question_terms import share_held, term_weights, terms_held
+from ..index.question_terms import TermWeights, share_held
 
 if TYPE_CHECKING:
-    from ..vault import Vault
     from .meaning import Near
 
 CLOSE_SHARE = 0.25  # of the question's weight, in one passage's words
@@ -37,15 +35,15 @@ class Closeness(NamedTuple):
         return bool(self.named) or self.share >= CLOSE_SHARE or self.cosine >= CLOSE_COSINE
 
 
-def closeness(vault: Vault, question: str, hits: list[PassageHit], meant: list[Near],
-              named: dict[str, list[str]]) -> Closeness:
-    """How close the passages found by words (``hits``) and by meaning (``meant``) come to
-    a question naming the notes ``named`` (each with the names it used, case-folded)."""
-    weights, unheld = term_weights(vault.store, question)
-    held = terms_held(vault.store, weights, [(hit.path[:-3], hit.number) for hit in hits])
-    share = max((share_held(weights, terms) for terms in held.values()), default=0.0)
+def closeness(question: str, weights: TermWeights, held: dict[tuple[str, int], set[str]],
+              meant: list[Near], named: dict[str, list[str]]) -> Closeness:
+    """How close the passages come to a question of the term ``weights``: those found by words
+    holding the terms ``held``, those found by meaning (``meant``), the notes it ``named``
+    (each with the names it used, case-folded)."""
+    share = max((share_held(weights.weights, terms) for terms in held.values()), default=0.0)
     cosine = max((near.cosine for near in meant), default=0.0)
-    return Closeness(round(share, 3), round(cosine, 3), [term.strip('"') for term in unheld],
+    return Closeness(round(share, 3), round(cosine, 3),
+                     [term.strip('"') for term in weights.unheld],
                      sorted(n for n, names in named.items() if _as_name(question, names)))
 
 

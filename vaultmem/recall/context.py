@@ -10,7 +10,6 @@ weakest items if needed. Same vault, same arguments: same context.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 
 from ..clock import today as clock_today
@@ -22,6 +21,7 @@ from ..text import line_runs, tokens
 from ..vault import Vault
 from .asked import relevant_items
 from .budget import TokenCounter, counter, trim
+from .context_text import SECTIONS, item_line, reasons_shown, render
 from .gather import (
     ContextItem,
     agent_items,
@@ -35,12 +35,6 @@ from .gather import (
 from .relevant import Answer
 from .unanswered import far_note
 
-# (key, title, floor share of the budget, weight when sharing what is left)
-SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
-            ("agent", "Agent", 0.15, 2.5), ("relevant", "Relevant", 0.28, 3.0),
-            ("decisions", "Decisions", 0.08, 1.2), ("kpis", "KPIs", 0.05, 1.0),
-            ("people", "People", 0.07, 1.2), ("recent", "Recent activity", 0.10, 1.0),
-            ("conflicts", "Open conflicts: ask the user before relying on these", 0.05, 3.0)]
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
 MIN_ROOM = 12  # tokens: less than this left holds no useful item
@@ -69,6 +63,10 @@ class Context:
         return sorted(linked | {f"[[{note}]] {line_runs(sorted(found))}"
                                for note, found in lines.items()})
 
+    def explained(self) -> str:
+        """The text, then why each item is in, in the order shown (outside the budget)."""
+        return self.text + reasons_shown(self.items)
+
     def to_dict(self) -> Json:
         """The ``context --json`` shape."""
         return {"agent": self.agent, "query": self.query, "budget": self.budget,
@@ -92,7 +90,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
         raise UsageError(f"--budget {budget} is too small; give at least {budget - room + 20}")
     chosen = _with_conflicts(vault, _choose(candidates, room, count, asked=bool(query)), room,
                              count, today)
-    text = _render(header, chosen) if chosen else header + _nothing(query, terms)
+    text = render(header, chosen) if chosen else header + _nothing(query, terms)
     if closing and chosen:  # an empty context says why itself (_nothing)
         text += "\n" + closing
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
@@ -139,15 +137,7 @@ def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem
 
 def _cost(item: ContextItem, count: TokenCounter) -> int:
     """Tokens of an item as rendered."""
-    return count(_line(item) + "\n")
-
-
-def _line(item: ContextItem) -> str:
-    """``- text (source)``, continuation lines indented; code fenced, its source below it."""
-    if item.kind == "code":
-        fence = "`" * max([3, *(len(run) + 1 for run in re.findall("`+", item.text))])
-        return f"- {fence}\n  " + item.text.replace("\n", "\n  ") + f"\n  {fence}\n  ({item.cite})"
-    return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
+    return count(item_line(item) + "\n")
 
 
 def _headings(item: ContextItem, chosen: list[ContextItem], count: TokenCounter) -> int:
@@ -269,28 +259,3 @@ def _total(items: list[ContextItem], count: TokenCounter) -> int:
     headings = sum(count(f"\n## {titles[s]}\n") for s in {i.section for i in items})
     groups = sum(count(f"### {g}\n") for g in {i.group for i in items if i.group})
     return headings + groups + sum(_cost(item, count) for item in items)
-
-
-def _render(header: str, items: list[ContextItem]) -> str:
-    """The Markdown context: sections in their fixed order, items in score order; grouped
-    items under their group's heading (best group first), in file order."""
-    parts = [header.rstrip("\n")] if header else []
-    for key, title, _, _ in SECTIONS:
-        section = sorted((i for i in items if i.section == key),
-                         key=lambda i: (-i.score, i.id, i.lines))
-        if section:
-            parts.append(f"\n## {title}\n" + "\n".join(_section_lines(section)))
-    for item in items:
-        item.tokens = counter()(_line(item) + "\n")
-    return "\n".join(parts).strip("\n") + "\n"
-
-
-def _section_lines(items: list[ContextItem]) -> list[str]:
-    """A section's lines: ungrouped items as they come, then each group under its heading."""
-    lines = [_line(item) for item in items if not item.group]
-    groups = list(dict.fromkeys(item.group for item in items if item.group))
-    for group in groups:
-        lines.append(f"### {group}")
-        lines += [_line(i) for i in sorted((i for i in items if i.group == group),
-                                           key=lambda i: i.lines)]
-    return lines

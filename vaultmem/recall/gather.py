@@ -42,6 +42,7 @@ class ContextItem:
     tokens: int = 0
     group: str = ""  # the heading it is shown under within its section ("" for none)
     kind: str = ""  # the passage kind it shows (``code`` is shown fenced), "" for none
+    reasons: list[str] = field(default_factory=list)  # why it is in (``context --explain``)
 
     def source(self) -> str:
         """Where it comes from, naming its note: ``cite`` when it is a link, else the note's

@@ -2,16 +2,7 @@
 
 A passage's score, before it is scaled to the context's item scores:
 
-- its bm25 (SQLite FTS5, idf-weighted terms) over its text, plus ``HEADS_SHARE`` of what its
-  note's title and heading path add (shared by every passage under them, they say little about
-  which passage answers), divided by the best passage's; with ``[semantic]`` set, plus its
-  ``weight`` times the passage's closeness in meaning (:mod:`.meaning`), the sum divided by the
-  best again;
-- plus the vault's ``feedback_weight`` setting (0, off, unless set) times its bm25 (divided by
-  the best) for the words of the ``FEEDBACK_PASSAGES`` best passages that the question lacks
-  (pseudo-relevance feedback, at most ``FEEDBACK_WORDS`` words; it reorders the passages the
-  question found, it adds none). Off by default: on the conversation and sample evaluations it
-  lowered the share of answered questions (0.15: -0.004 to -0.033);
+- its own score, 0..1 (:mod:`.own_scores`: its bm25, its meaning, feedback if set);
 - plus ``BORROW`` of the score of the passage just before it in the same note, and ``BORROW``
   squared of the one before that: a reply ranks with its question, though it shares no word with
   it (the ``FOLLOWERS`` passages after a match are candidates for that reason alone);
@@ -46,7 +37,7 @@ import datetime as dt
 import re
 from typing import NamedTuple
 
-from ..index.fts import STOPWORDS, PassageHit
+from ..index.fts import PassageHit
 from ..index.lookup import (
     Facets,
     StoredPassage,
@@ -58,19 +49,17 @@ from ..index.lookup import (
     newest_date,
     passages_near,
 )
+from ..index.question_terms import term_weights, terms_held
 from ..vault import Vault
 from .closeness import Closeness, closeness
 from .labels import is_label
 from .meaning import Near, near_text
+from .own_scores import CANDIDATES, OwnScores, own_scores
 from .periods import Period, parse_day, query_periods, spoken_days
 from .scored import Scored, best_first, expired, stored
 from .search import BLOCKED_NAMES, by_note, note_score
 from .second_hop import with_hops
 
-CANDIDATES = 400
-FEEDBACK_PASSAGES = 3
-FEEDBACK_WORDS = 24
-HEADS_SHARE = 0.25  # of what a passage's title and heading path add to its text's bm25
 BORROW = 0.5
 FOLLOWERS = 2
 FOLLOW_FROM = 0.25  # a match this strong (0..1) makes the passages after it candidates
@@ -79,7 +68,11 @@ ENTITY = 0.15
 IN_PERIOD = 0.5
 IMPORTANCE = 0.2
 LABEL_SHARE = 0.3  # of its score, for a passage that only names what is elsewhere (is_label)
+LABEL_REASON = f"names what is elsewhere x{LABEL_SHARE}"
 WORD = re.compile(r"\w+")
+# the parts of a score (_Weights.parts)
+OWN, AFTER, NOTE, NAMES = "own", "after a match", "its note matches", "names "
+PERIOD, IMPORTANT, AGE = "in the time asked", "importance", "age"
 MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
 
 
@@ -106,24 +99,45 @@ def answer(vault: Vault, question: str, *, today: dt.date,
             if h.path[:-3] not in leave_out]
     meant = [n for n in near_text(vault, question) if n.passage.note not in leave_out]
     named = named_in(vault, question)
-    closest = closeness(vault, question, hits, meant, named)
+    weights = term_weights(vault.store, question)
+    held = terms_held(vault.store, weights.weights, [(h.path[:-3], h.number) for h in hits])
+    closest = closeness(question, weights, held, meant, named)
     if not hits and not meant:
         return Answer([], closest)
-    base = _fused(_normalised(hits) if hits else {}, meant, vault.config.semantic.weight)
-    weight = vault.config.feedback_weight
-    for key, value in (_feedback(vault, question, hits, base, leave_out) if weight else {}).items():
-        if key in base:  # feedback reorders what the question found; it finds nothing new
-            base[key] += weight * value
-    near = _with_followers(vault, hits, meant, base)
+    own = own_scores(vault, question, hits, meant, leave_out)
+    near = _with_followers(vault, hits, meant, own.total)
     ids = {p.note for p in near}
     notes = facets(vault.store, ids)
     weigh = _Weights(vault, question, today, notes, _note_ranks(hits), near, named)
-    scored = [Scored(p, weigh(p, base), notes[p.note].date) for p in near
+    scored = [Scored(p, weigh(p, own.total), notes[p.note].date) for p in near
               if p.note in notes and not expired(notes[p.note], today)]
     scored = [s for s in scored if s.score > 0]
     if closest.close:  # names in passages far from the question lead further away
         scored = with_hops(vault, question, scored, today=today, leave_out=leave_out)
-    return Answer(_best(vault, scored, most), closest)
+    return Answer([_explained(s, weigh, own, held) for s in _best(vault, scored, most)],
+                  closest)
+
+
+def _explained(found: Scored, weigh: _Weights, own: OwnScores,
+               held: dict[tuple[str, int], set[str]]) -> Scored:
+    """``found`` with why it scores what it does: the parts of its score, the question's
+    words it holds, then what :func:`with_hops` and :func:`_best` said of it."""
+    key = (found.passage.note, found.passage.number)
+    summed: dict[str, float] = {}
+    for name, value in weigh.parts(found.passage, own.total) if key in weigh.near else []:
+        summed[name] = value if name == AGE else summed.get(name, 0.0) + value
+    reasons: list[str] = []
+    for name, value in summed.items():
+        if name == OWN:
+            words = " ".join(sorted(term.strip('"') for term in held.get(key, ())))
+            meaning = own.meaning.get(key, 0.0)
+            reasons += [f"words {words} +{value - meaning:.2f}"] if value - meaning > 0 else []
+            reasons += [f"meaning +{meaning:.2f}"] if meaning else []
+        elif name == AGE:
+            reasons += [f"age x{value:.2f}"] if value < 0.995 else []
+        elif value:
+            reasons.append(f"{name} {value:+.2f}")
+    return found._replace(reasons=(*reasons, *found.reasons))
 
 
 def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
@@ -153,45 +167,10 @@ def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
         batch, waiting = waiting[: most or len(waiting)], waiting[most or len(waiting):]
         links = link_raws(vault.store, [(s.passage.note, s.passage.start, s.passage.end)
                                         for s in batch])
-        done += [s._replace(score=s.score * LABEL_SHARE) if is_label(s.passage, links.get(
-            (s.passage.note, s.passage.start, s.passage.end), [])) else s for s in batch]
+        done += [s._replace(score=s.score * LABEL_SHARE, reasons=(*s.reasons, LABEL_REASON))
+                 if is_label(s.passage, links.get((s.passage.note, s.passage.start,
+                                                   s.passage.end), [])) else s for s in batch]
     return sorted(done, key=best_first)[:most]
-
-
-def _normalised(hits: list[PassageHit]) -> dict[tuple[str, int], float]:
-    """Each hit's own score (text, and ``HEADS_SHARE`` of title and headings), 0..1."""
-    own = {(h.path[:-3], h.number): h.body + HEADS_SHARE * (h.score - h.body) for h in hits}
-    top = max(own.values()) or 1.0
-    return {key: value / top for key, value in own.items()}
-
-
-def _fused(base: dict[tuple[str, int], float], near: list[Near],
-           weight: float) -> dict[tuple[str, int], float]:
-    """Keyword scores plus ``weight`` times meaning scores, divided by the best (0..1)."""
-    fused = dict(base)
-    for found in near:
-        key = (found.passage.note, found.passage.number)
-        fused[key] = fused.get(key, 0.0) + weight * found.score
-    top = max(fused.values(), default=0.0) or 1.0
-    return {key: value / top for key, value in fused.items()}
-
-
-def _feedback(vault: Vault, question: str, hits: list[PassageHit],
-              base: dict[tuple[str, int], float],
-              leave_out: frozenset[str]) -> dict[tuple[str, int], float]:
-    """Scores (0..1) of the passages matching the words of the ``FEEDBACK_PASSAGES`` best
-    passages that the question lacks (bm25 weighs each by its rarity: a word in every passage
-    adds nearly nothing)."""
-    asked = {word.casefold() for word in WORD.findall(question)}
-    best = sorted(hits, key=lambda h: (-base[(h.path[:-3], h.number)], h.path, h.number))
-    words = [w for h in best[:FEEDBACK_PASSAGES] for w in WORD.findall(h.text)]
-    extra = list(dict.fromkeys(w.casefold() for w in words if len(w) > 2
-                               and w.casefold() not in asked | STOPWORDS))[:FEEDBACK_WORDS]
-    if not extra:
-        return {}
-    found = [h for h in matching_passages(vault.store, " ".join(extra), limit=CANDIDATES)
-             if h.path[:-3] not in leave_out]
-    return _normalised(found) if found else {}
 
 
 class _Weights:
@@ -207,6 +186,7 @@ class _Weights:
         self.ranks = ranks
         self.periods = query_periods(question, today)
         self.entities = entities
+        self.near = {(p.note, p.number) for p in near}
         self.folded = {(p.note, p.number): _spaced_words(p.text) for p in near} \
             if self.entities else {}
         self.named_share = {entity: sum(_mentions(folded, names)
@@ -216,23 +196,38 @@ class _Weights:
 
     def __call__(self, passage: StoredPassage, base: dict[tuple[str, int], float]) -> float:
         """The passage's score (a label's share is taken later, by :func:`_best`)."""
+        parts = self.parts(passage, base)
+        score = 0.0
+        for name, value in parts:
+            score = score * value if name == AGE else score + value
+        return score
+
+    def parts(self, passage: StoredPassage,
+              base: dict[tuple[str, int], float]) -> list[tuple[str, float]]:
+        """What the passage's score is made of, in the order it is summed: its own score, what
+        it borrows, its note's rank, the entities it names, the time asked, its importance;
+        then the factor of its age (``AGE``). None when it neither matches nor follows one."""
         note, number = passage.note, passage.number
-        score = base.get((note, number), 0.0) + BORROW * base.get((note, number - 1), 0.0) \
-            + BORROW**2 * base.get((note, number - 2), 0.0)
-        if not score:
-            return 0.0
-        score += NOTE_SHARE * self.ranks.get(note, 0.0)
-        score += sum(ENTITY * (1 - self.named_share[entity])
-                     for entity, names in self.entities.items()
-                     if note == entity or _mentions(self.folded[note, number], names))
+        parts = [(OWN, base.get((note, number), 0.0)),
+                 (AFTER, BORROW * base.get((note, number - 1), 0.0)),
+                 (AFTER, BORROW**2 * base.get((note, number - 2), 0.0))]
+        if not sum(value for _, value in parts):
+            return []
+        parts.append((NOTE, NOTE_SHARE * self.ranks.get(note, 0.0)))
+        named = [e for e, names in self.entities.items()
+                 if note == e or _mentions(self.folded[note, number], names)]
+        parts.append((NAMES + ", ".join(named),
+                      sum(ENTITY * (1 - self.named_share[entity]) for entity in named)))
         day = parse_day(self.notes[note].date)
         if self.periods and day is not None:
-            score += IN_PERIOD * _in_period(passage.text, day, self.periods)
-        score += IMPORTANCE * (self.importance[note] - 0.5) if note in self.importance else 0.0
+            parts.append((PERIOD, IN_PERIOD * _in_period(passage.text, day, self.periods)))
+        if note in self.importance:
+            parts.append((IMPORTANT, IMPORTANCE * (self.importance[note] - 0.5)))
         if not self.periods and day is not None:
             age = max(0, (self.newest - day).days)
-            score *= 1 - self.age_weight + self.age_weight * 0.5 ** (age / self.half_life)
-        return score  # a label's share is taken once the best passages are known (_best)
+            parts.append((AGE, 1 - self.age_weight + self.age_weight
+                          * 0.5 ** (age / self.half_life)))
+        return parts
 
 
 def named_in(vault: Vault, question: str) -> dict[str, list[str]]:

@@ -16,6 +16,7 @@ class Scored(NamedTuple):
     passage: StoredPassage
     score: float
     date: str  # its note's date, "" when none
+    reasons: tuple[str, ...] = ()  # what makes its score, for people (``context --explain``)
 
 
 def best_first(found: Scored) -> tuple[float, str, int]:

@@ -123,5 +123,7 @@ def with_hops(vault: Vault, question: str, scored: list[Scored], *, today: dt.da
             continue
         done.add(key)
         old = by_key.get(key) or Scored(stored(hop.hit), 0.0, notes[key[0]].date)
-        by_key[key] = old._replace(score=max(old.score, hop.score))
+        if hop.score > old.score:
+            reason = f"second hop through {hop.bridge}: {hop.score:.2f}"
+            by_key[key] = old._replace(score=hop.score, reasons=(reason,))
     return list(by_key.values())
