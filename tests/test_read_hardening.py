@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -125,3 +127,22 @@ def test_tags_of_the_wrong_shape_are_ignored(tmp_path: Path) -> None:
     write(tmp_path, "A.md", "---\ntags: {a: 1}\naliases: [[x, y], z]\n---\n")
     note = Vault(tmp_path, use_cache=False).notes["A"]
     assert (note.tags, note.aliases) == ([], ["z"])
+
+
+@pytest.mark.parametrize(("module", "package", "command"), [
+    ("markdown_it", "markdown-it-py", "scan"), ("rapidfuzz", "rapidfuzz", "show")])
+def test_a_missing_dependency_is_one_clear_error_and_the_next_run_is_whole(
+        sample: Path, module: str, package: str, command: str) -> None:
+    """A Python without a package vaultmem needs gets one line naming it and the install fix
+    (exit 2), not a parse error per note; once it is there, every note is read."""
+    args = ["--vault", str(sample), command, *(["Lucy Tn"] if command == "show" else [])]
+    script = (f"import sys; sys.modules[{module!r}] = None\n"
+              f"from vaultmem.cli import cli\ncli({args!r})")
+    broken = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr
+    assert broken.stderr.startswith(f"Error: {package}, which vaultmem needs, is not installed "
+                                    f"in this Python ({sys.executable}): install vaultmem")
+    assert broken.stdout == ""
+    code, out, _ = run(sample, "scan", "--json")
+    assert code == 0 and json.loads(out)["notes"] == 30

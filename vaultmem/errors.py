@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
+PACKAGES = {"markdown_it": "markdown-it-py", "frontmatter": "python-frontmatter",
+            "yaml": "PyYAML", "rapidfuzz": "rapidfuzz", "networkx": "networkx",
+            "click": "click"}  # import name: the package to install
+
 
 class VaultmemError(Exception):
     """Base class of every error vaultmem raises on purpose."""
@@ -39,6 +45,10 @@ class MissingExtra(UsageError):
     """A command needs an optional dependency that is not installed."""
 
 
+class MissingDependency(UsageError):
+    """A package every command needs is not installed in the Python that runs vaultmem."""
+
+
 class SemanticModelError(UsageError):
     """The embedding model the ``[semantic]`` settings name cannot be found or loaded."""
 
@@ -49,3 +59,12 @@ class SemanticOff(UsageError):
 
 class IndexBusy(VaultmemError):
     """The index database stayed locked by another vaultmem process past the busy timeout."""
+
+
+def missing_dependency(exc: ImportError) -> MissingDependency:
+    """The error for a package vaultmem needs that this Python lacks, with the install fix."""
+    package = PACKAGES.get((exc.name or "").split(".")[0], exc.name or str(exc))
+    return MissingDependency(
+        f"{package}, which vaultmem needs, is not installed in this Python ({sys.executable}): "
+        f"install vaultmem with its dependencies there ({sys.executable} -m pip install "
+        "vaultmem, or -e . in a checkout), or run the vaultmem of the environment that has them")

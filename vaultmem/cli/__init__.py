@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from ..errors import VaultmemError
+from ..errors import VaultmemError, missing_dependency
 from ..secrets import redact, redact_data
 
 if TYPE_CHECKING:
@@ -89,6 +89,8 @@ class Group(click.Group):
             raise kind(str(exc)) from exc
         except OSError as exc:
             raise click.ClickException(f"{exc}; check the path and its permissions") from exc
+        except ImportError as exc:  # a broken install, not a bug
+            raise BadUsage(str(missing_dependency(exc))) from exc
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # a bug: one line for the user, the traceback on request

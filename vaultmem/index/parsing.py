@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 from ..config import Config
+from ..errors import missing_dependency
 from ..model import Note, Problem
 from ..read.record import Entry, NoteDoc, encode
 from ..read.resolve import Resolver
@@ -96,6 +97,8 @@ def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> En
         return _failed_entry(info, "unreadable", f"cannot read: {exc}", resolver)
     try:
         return _entry(config, info, data, resolver)
+    except ImportError as exc:  # the install is broken, not this note: say so once
+        raise missing_dependency(exc) from exc
     except Exception as exc:  # a bug in parsing or indexing must cost one note, never the scan
         return _failed_entry(info, "parse-error", f"could not be parsed ({exc.__class__.__name__}:"
                              f" {str(exc)[:80]}); please report it", resolver)
