@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultmem.recall.context import Context, build_context
+from vaultmem.recall.unanswered import NOTHING_CLOSE
 from vaultmem.vault import Vault
 
 HERE = Path(__file__).resolve().parent
@@ -34,7 +35,6 @@ QUESTIONS = HERE / "queries" / "off_topic.json"
 HELD = {HERE / "queries" / "context_corpora.json": None,
         HERE / "queries" / "context_sample_vault.json": HERE.parent / "sample_vault"}
 KEPT = 100  # tokens under Relevant a question on nothing the vault holds may keep
-NOTHING_CLOSE = "No passage holds much of the question"
 SCRIPTS = {"han": re.compile(r"[\u4e00-\u9fff]"), "kana": re.compile(r"[\u3040-\u30ff]"),
            "cyrillic": re.compile(r"[\u0400-\u04ff]")}
 

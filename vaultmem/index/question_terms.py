@@ -27,15 +27,21 @@ def term_weights(store: Store, question: str) -> TermWeights:
     either (alone, it is the edge of two words: ``核是`` of ``的核是什么``)."""
     terms = fts.match_terms(question)
     terms = [term for term in terms if " " not in term] or terms
-    with store.held() as db:
-        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
-        held = [db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-                           (term,)).fetchone()[0] for term in terms]
+    total, counts = passages_holding(store, terms)
+    held = [counts[term] for term in terms]
     weights = {term: 0.0 if _edge(terms, held, at) else
                math.log(1 + (total - n + 0.5) / (n + 0.5))
                for at, (term, n) in enumerate(zip(terms, held, strict=True))}
     return TermWeights(weights, [t for t, n in zip(terms, held, strict=True)
                                  if not n and weights[t]])
+
+
+def passages_holding(store: Store, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+    """How many passages the vault has, and how many hold each FTS5 term of ``terms``."""
+    with store.held() as db:
+        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
+        return total, {term: db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts "
+                                        "MATCH ?", (term,)).fetchone()[0] for term in terms}
 
 
 def _edge(terms: list[str], held: list[int], at: int) -> bool:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..index.fts import STOPWORDS, PassageHit, candidates
 from ..index.lookup import facets
+from ..index.question_terms import passages_holding
 from ..index.store import Store
 from .scored import Scored, best_first, expired, stored
 
@@ -83,11 +84,9 @@ def bridge_names(store: Store, best: Iterable[tuple[str, float]], asked: str) ->
         for name in names_in(text):
             if name.casefold() not in asked_words:
                 found.setdefault(name.casefold(), score)
-    with store.held() as db:
-        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
-        most = max(HELD_LEAST, int(HELD_SHARE * total))
-        held = {name: db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-                                 (f'"{name}"',)).fetchone()[0] for name in found}
+    total, counts = passages_holding(store, [f'"{name}"' for name in found])
+    most = max(HELD_LEAST, int(HELD_SHARE * total))
+    held = {name: counts[f'"{name}"'] for name in found}
     kept = {name: score for name, score in found.items() if 2 <= held[name] <= most}
     return dict(sorted(kept.items(), key=lambda pair: (-pair[1], held[pair[0]], pair[0]))
                 [:BRIDGES])
