@@ -77,7 +77,7 @@ def test_an_empty_context_says_why(tmp_path: Path) -> None:
         "# Context\n\nQuestion: {}\n\nThe question has no words to search the vault for.\n")
     nothing = build_context(vault, query="zebras", budget=300, today=TODAY)
     assert nothing.text == ("# Context\n\nQuestion: zebras\n\n"
-                            "Nothing in the vault matches the question.\n")
+                            "No passage holds much of the question (no note holds zebras).\n")
     assert nothing.tokens <= 300 and nothing.items == []
 
 

@@ -147,8 +147,9 @@ def test_a_named_time_prefers_passages_of_that_time(tmp_path: Path) -> None:
 
 def test_a_named_person_lifts_the_passages_naming_them(tmp_path: Path) -> None:
     vault = chat_vault(tmp_path)
-    found = relevant_passages(vault, "what did Bo say about the dentist", today=TODAY)
+    found = relevant_passages(vault, "what did Boris say about the dentist", today=TODAY)
     assert found[0].passage.text.startswith("[[Boris]]")
+    assert "names People/Boris +0.09" in found[0].reasons  # 2 of the 5 passages name him
 
 
 def test_age_and_feedback_are_settings(tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ def term_weights(store: Store, question: str) -> TermWeights:
     """Each search term of ``question`` (as :func:`~.fts.match_terms` writes it, phrases
     aside when it has words: they repeat them) and its idf over the vault's passages,
     log(1 + (N - n + 0.5) / (n + 0.5)) for a term ``n`` of the ``N`` passages hold; a pair of
-    CJK characters no passage holds weighs nothing unless the pair beside it is held by none
-    either (alone, it is the edge of two words: ``核是`` of ``的核是什么``)."""
+    CJK characters no passage holds weighs nothing when a pair beside it is held (it is the
+    edge of two words: ``核是`` of ``的核是什么``, ``件里`` of ``文件里定义``)."""
     terms = fts.match_terms(question)
     terms = [term for term in terms if " " not in term] or terms
     total, counts = passages_holding(store, terms)
@@ -45,14 +45,14 @@ def passages_holding(store: Store, terms: Iterable[str]) -> tuple[int, dict[str,
 
 
 def _edge(terms: list[str], held: list[int], at: int) -> bool:
-    """True when ``terms[at]`` is a CJK pair no passage holds between pairs some hold."""
+    """True when ``terms[at]`` is a CJK pair no passage holds beside one some hold."""
     def pair(i: int) -> str:
         return terms[i][1:-1] if 0 <= i < len(terms) and fts.is_cjk_pair(terms[i]) else ""
     if held[at] or not pair(at):
         return False
     beside = [i for i in (at - 1, at + 1) if pair(i) and
               (pair(i)[1] == pair(at)[0] if i < at else pair(at)[1] == pair(i)[0])]
-    return all(held[i] for i in beside)
+    return any(held[i] for i in beside)
 
 
 def terms_held(store: Store, terms: Iterable[str],

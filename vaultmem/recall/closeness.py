@@ -1,8 +1,9 @@
 """How close the vault comes to a question: the largest share of the question's weight (its
-terms, each weighed by its rarity) the words of one passage hold, and with ``[semantic]`` the
-cosine of the passage nearest in meaning. A question whose rare words no passage holds, and
-that nothing is near in meaning, is about something the vault does not hold: its context says
-so, and its best passages lead to no second hop."""
+terms, each weighed by its rarity) the words of one passage hold, the share no passage holds, and
+with ``[semantic]`` the cosine of the passage nearest in meaning. A question whose rare words
+no passage holds, and that nothing is near in meaning, is about something the vault does not
+hold: its context says so, its best passages lead to no second hop, and none is kept for its
+words alone (:mod:`.floor`)."""
 
 from __future__ import annotations
 
@@ -16,23 +17,29 @@ if TYPE_CHECKING:
 
 CLOSE_SHARE = 0.25  # of the question's weight, in one passage's words
 CLOSE_COSINE = 0.5  # the meaning of one passage
+FEW_MISSING = 0.1  # of the question's weight, in words no passage holds: a long question
+# spreads over passages, so that none holds a quarter of it though the vault holds its words
 
 
 class Closeness(NamedTuple):
     """How close the closest passage comes: ``share`` of the question's weight its words
     hold (0..1), ``cosine`` of the nearest in meaning (0 without), the question's words no
-    passage holds, and the notes it names as names (by title or alias)."""
+    passage holds and the ``missing`` share of its weight they make, and the notes it names
+    as names (by title or alias)."""
 
     share: float
     cosine: float
     unheld: list[str]
     named: list[str]
+    missing: float = 0.0
 
     @property
     def close(self) -> bool:
-        """True when the question names a note, or a passage holds ``CLOSE_SHARE`` of its
-        weight or is ``CLOSE_COSINE`` near in meaning."""
-        return bool(self.named) or self.share >= CLOSE_SHARE or self.cosine >= CLOSE_COSINE
+        """True when the question names a note, a passage holds ``CLOSE_SHARE`` of its weight
+        or is ``CLOSE_COSINE`` near in meaning, or its words no passage holds weigh at most
+        ``FEW_MISSING`` of it (the vault holds what it asks, spread over passages)."""
+        return (bool(self.named) or self.share >= CLOSE_SHARE or self.cosine >= CLOSE_COSINE
+                or self.missing <= FEW_MISSING)
 
 
 def closeness(question: str, weights: TermWeights, held: dict[tuple[str, int], set[str]],
@@ -44,7 +51,8 @@ def closeness(question: str, weights: TermWeights, held: dict[tuple[str, int], s
     cosine = max((near.cosine for near in meant), default=0.0)
     return Closeness(round(share, 3), round(cosine, 3),
                      [term.strip('"') for term in weights.unheld],
-                     sorted(n for n, names in named.items() if _as_name(question, names)))
+                     sorted(n for n, names in named.items() if _as_name(question, names)),
+                     round(share_held(weights.weights, weights.unheld), 3))
 
 
 def _as_name(question: str, names: list[str]) -> bool:

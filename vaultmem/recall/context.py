@@ -33,7 +33,7 @@ from .gather import (
     recent_items,
 )
 from .relevant import Answer
-from .unanswered import far_note
+from .unanswered import far_note, unused_note
 
 RECENT_DAYS = 3
 MIN_TRIMMED = 40
@@ -90,9 +90,10 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
         raise UsageError(f"--budget {budget} is too small; give at least {budget - room + 20}")
     chosen = _with_conflicts(vault, _choose(candidates, room, count, asked=bool(query)), room,
                              count, today)
-    text = render(header, chosen) if chosen else header + _nothing(query, terms)
+    text = render(header, chosen) if chosen else header + _nothing(query, terms, closing)
     if closing and chosen:  # an empty context says why itself (_nothing)
         text += "\n" + closing
+    text += "\n" + left if (left := unused_note(found, budget, text, count)) else ""
     return Context(agent_note.id if agent_note else None, query, budget, count(text), text,
                    chosen)
 
@@ -103,10 +104,13 @@ def _header(agent: str | None, query: str | None) -> str:
     return redact(title + (f"\n\nQuestion: {query}" if query else "")) + "\n"
 
 
-def _nothing(query: str | None, terms: set[str]) -> str:
-    """What a context without any item says, so an agent does not read it as cut off."""
+def _nothing(query: str | None, terms: set[str], closing: str) -> str:
+    """What a context without any item says, so an agent does not read it as cut off:
+    ``closing`` when no passage came close to the question."""
     if query and not terms:
         return "\nThe question has no words to search the vault for.\n"
+    if closing:
+        return "\n" + closing
     return "\nNothing in the vault matches " + ("the question.\n" if query else "this request.\n")
 
 

@@ -34,7 +34,6 @@ passages.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import NamedTuple
 
 from ..index.fts import PassageHit
@@ -45,19 +44,20 @@ from ..index.lookup import (
     facts_where,
     link_raws,
     matching_passages,
-    names_like,
     newest_date,
     passages_near,
 )
 from ..index.question_terms import term_weights, terms_held
 from ..vault import Vault
 from .closeness import Closeness, closeness
+from .floor import above_floor
 from .labels import is_label
 from .meaning import Near, near_text
+from .named import mentions, named_in, spaced_words
 from .own_scores import CANDIDATES, OwnScores, own_scores
 from .periods import Period, parse_day, query_periods, spoken_days
 from .scored import Scored, best_first, expired, stored
-from .search import BLOCKED_NAMES, by_note, note_score
+from .search import by_note, note_score
 from .second_hop import with_hops
 
 BORROW = 0.5
@@ -69,18 +69,18 @@ IN_PERIOD = 0.5
 IMPORTANCE = 0.2
 LABEL_SHARE = 0.3  # of its score, for a passage that only names what is elsewhere (is_label)
 LABEL_REASON = f"names what is elsewhere x{LABEL_SHARE}"
-WORD = re.compile(r"\w+")
 # the parts of a score (_Weights.parts)
 OWN, AFTER, NOTE, NAMES = "own", "after a match", "its note matches", "names "
 PERIOD, IMPORTANT, AGE = "in the time asked", "importance", "age"
-MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
 
 
 class Answer(NamedTuple):
-    """The passages that answer a question, and how close the closest came."""
+    """The passages that answer a question, how close the closest came, and how many it
+    found were left out under the relevance floor (:mod:`.floor`)."""
 
     passages: list[Scored]
     closest: Closeness
+    left_out: int = 0
 
 
 def relevant_passages(vault: Vault, question: str, *, today: dt.date,
@@ -114,8 +114,22 @@ def answer(vault: Vault, question: str, *, today: dt.date,
     scored = [s for s in scored if s.score > 0]
     if closest.close:  # names in passages far from the question lead further away
         scored = with_hops(vault, question, scored, today=today, leave_out=leave_out)
-    return Answer([_explained(s, weigh, own, held) for s in _best(vault, scored, most)],
-                  closest)
+    anchored = set() if closest.close else {  # the floor keeps all of a close question's
+        (s.passage.note, s.passage.number) for s in scored
+        if _anchored(weigh.parts(s.passage, own.total), set(closest.named))}
+    floored = above_floor(_best(vault, scored, most),
+                          {(n.passage.note, n.passage.number): n.cosine for n in meant}, anchored,
+                          close=closest.close)
+    return Answer([_explained(s, weigh, own, held) for s in floored.kept], closest,
+                  floored.left_out)
+
+
+def _anchored(parts: list[tuple[str, float]], named: set[str]) -> bool:
+    """True when a passage's score holds a note the question names as a name (one of
+    ``named``, not a word that titles a note) or the time it asks about."""
+    return any(value > 0 and (name == PERIOD or (name.startswith(NAMES)
+                              and not named.isdisjoint(name[len(NAMES):].split(", "))))
+               for name, value in parts)
 
 
 def _explained(found: Scored, weigh: _Weights, own: OwnScores,
@@ -187,9 +201,9 @@ class _Weights:
         self.periods = query_periods(question, today)
         self.entities = entities
         self.near = {(p.note, p.number) for p in near}
-        self.folded = {(p.note, p.number): _spaced_words(p.text) for p in near} \
+        self.folded = {(p.note, p.number): spaced_words(p.text) for p in near} \
             if self.entities else {}
-        self.named_share = {entity: sum(_mentions(folded, names)
+        self.named_share = {entity: sum(mentions(folded, names)
                                         for folded in self.folded.values()) / len(near)
                             for entity, names in self.entities.items()}
         self.importance = _importance(vault, notes)
@@ -215,7 +229,7 @@ class _Weights:
             return []
         parts.append((NOTE, NOTE_SHARE * self.ranks.get(note, 0.0)))
         named = [e for e, names in self.entities.items()
-                 if note == e or _mentions(self.folded[note, number], names)]
+                 if note == e or mentions(self.folded[note, number], names)]
         parts.append((NAMES + ", ".join(named),
                       sum(ENTITY * (1 - self.named_share[entity]) for entity in named)))
         day = parse_day(self.notes[note].date)
@@ -228,29 +242,6 @@ class _Weights:
             parts.append((AGE, 1 - self.age_weight + self.age_weight
                           * 0.5 ** (age / self.half_life)))
         return parts
-
-
-def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
-    """The notes ``question`` names by title or alias (whole words, case aside), with the
-    names it used."""
-    folded = _spaced_words(question)
-    found: dict[str, list[str]] = {}
-    for name in names_like(vault.store, question, every_below=BLOCKED_NAMES):
-        words = _spaced_words(name.name).strip()
-        if len(words) >= MIN_NAME and f" {words} " in folded:
-            found.setdefault(name.note, []).append(words)
-    return found
-
-
-def _mentions(folded: str, names: list[str]) -> bool:
-    """True when a text (``folded`` by :func:`_spaced_words`) holds one of ``names`` as whole
-    words."""
-    return any(f" {name} " in folded for name in names)
-
-
-def _spaced_words(text: str) -> str:
-    """``text``'s words, case-folded, each between spaces."""
-    return f" {' '.join(WORD.findall(text.casefold()))} "
 
 
 def _in_period(text: str, day: dt.date, periods: list[Period]) -> bool:
