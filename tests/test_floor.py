@@ -9,7 +9,7 @@ import pytest
 
 from vaultmem.index.lookup import StoredPassage
 from vaultmem.recall.context import build_context
-from vaultmem.recall.floor import above_floor
+from vaultmem.recall.floor import above_floor, distinct
 from vaultmem.recall.named import named_in
 from vaultmem.recall.scored import Scored
 from vaultmem.vault import Vault
@@ -52,9 +52,9 @@ def test_a_person_named_by_first_name_brings_their_note_past_the_floor(vault: Va
     assert "Likes concrete examples: send him the failing image." in relevant
 
 
-def _scored(note: str, number: int, score: float) -> Scored:
-    return Scored(StoredPassage(note, number, "paragraph", "", number, number, "", "text"),
-                  score, "")
+def _scored(note: str, number: int, score: float, text: str = "text", date: str = "") -> Scored:
+    return Scored(StoredPassage(note, number, "paragraph", "", number, number, "", text),
+                  score, date)
 
 
 def test_the_floor_keeps_every_passage_of_a_close_question() -> None:
@@ -68,3 +68,14 @@ def test_the_floor_keeps_only_meaning_and_anchors_when_no_passage_is_close() -> 
     floored = above_floor(found, {("b", 1): 0.45, ("c", 1): 0.55}, {("d", 1)}, close=False)
     assert [s.passage.note for s in floored.kept] == ["c", "d"]
     assert floored.left_out == 2
+
+
+def test_a_line_said_again_or_a_copied_paragraph_is_shown_once() -> None:
+    copied = "A long paragraph copied from one note into another, word for word, " * 2
+    found = [_scored("Daily/2026-01-02", 3, 2.0, "[[Joel]]: Enjoy!", "2026-01-02"),
+             _scored("Daily/2026-01-09", 7, 1.5, "[[joel]]:  enjoy!", "2026-01-09"),
+             _scored("Zettel", 1, 1.2, copied), _scored("Inbox/Capture", 4, 1.1, copied),
+             _scored("Projects/A", 2, 1.0, "- [ ] Write tests"),
+             _scored("Projects/B", 2, 0.9, "- [ ] Write tests")]
+    assert [(s.passage.note, s.passage.number) for s in distinct(found)] == [
+        ("Daily/2026-01-02", 3), ("Zettel", 1), ("Projects/A", 2), ("Projects/B", 2)]

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .scored import Scored
 
 MEANING_FLOOR = 0.5
+COPIED = 80  # characters: a paragraph this long found twice is a copy
 Key = tuple[str, int]  # a passage: its note id and number
 
 
@@ -43,3 +44,19 @@ def above_floor(found: list[Scored], cosines: dict[Key, float], anchored: Iterab
     kept = [s for s in found if (key := (s.passage.note, s.passage.number)) in pinned
             or cosines.get(key, 0.0) >= MEANING_FLOOR]
     return Floored(kept, len(found) - len(kept))
+
+
+def distinct(found: list[Scored]) -> list[Scored]:
+    """``found`` (best first) without the passages whose text (case and spacing aside) a
+    better one already holds: a line said again on another day ("Enjoy!" in a chat log), a
+    paragraph copied to another note. A short line of an undated note stays: "- [ ] Write
+    tests" in two projects is two tasks."""
+    seen: set[str] = set()
+    kept: list[Scored] = []
+    for scored in found:
+        text = " ".join(scored.passage.text.casefold().split())
+        if text in seen and (scored.date or len(text) >= COPIED):
+            continue
+        seen.add(text)
+        kept.append(scored)
+    return kept

@@ -50,7 +50,7 @@ from ..index.lookup import (
 from ..index.question_terms import term_weights, terms_held
 from ..vault import Vault
 from .closeness import Closeness, closeness
-from .floor import above_floor
+from .floor import above_floor, distinct
 from .labels import is_label
 from .meaning import Near, near_text
 from .named import mentions, named_in, spaced_words
@@ -117,7 +117,7 @@ def answer(vault: Vault, question: str, *, today: dt.date,
     anchored = set() if closest.close else {  # the floor keeps all of a close question's
         (s.passage.note, s.passage.number) for s in scored
         if _anchored(weigh.parts(s.passage, own.total), set(closest.named))}
-    floored = above_floor(_best(vault, scored, most),
+    floored = above_floor(distinct(_best(vault, scored, 2 * most if most else None))[:most],
                           {(n.passage.note, n.passage.number): n.cosine for n in meant}, anchored,
                           close=closest.close)
     return Answer([_explained(s, weigh, own, held) for s in floored.kept], closest,
