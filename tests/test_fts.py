@@ -87,6 +87,18 @@ def test_more_rare_terms_rank_first(db: sqlite3.Connection) -> None:
     assert scores == sorted(scores, reverse=True)
 
 
+def test_a_cyrillic_word_meets_its_other_endings(db: sqlite3.Connection) -> None:
+    """The porter stemmer reads English only: a Russian word of the query finds its other
+    forms (``внешним`` the passage's ``внешние``), a short one only itself."""
+    fts.add(db, "Настройки таймаутов.md", [
+        _passage("Внешние зависимости без таймаутов роняют сервис."),
+        _passage("Ставьте таймаут в пять секунд."), _passage("Как дела?"),
+        _passage("Каков план?")])
+    assert set(_texts(db, "внешним зависимостям")) == {
+        "Внешние зависимости без таймаутов роняют сервис."}
+    assert _texts(db, "Как") == ["Как дела?"]
+
+
 def test_heading_and_title_matches_count(db: sqlite3.Connection) -> None:
     """Words of the heading path and the note title find a passage and raise its score."""
     fts.add(db, "Plans/2026.md", [_passage("We spend less this year.", ("Budget",)),

@@ -9,7 +9,9 @@ Functions take the connection and leave the transaction to the caller (nothing h
   accents fold) reads a CJK run as one token and trigram cannot match two characters; bigrams
   match any two-character word inside a run, and every character starts some token, so a
   one-character query works as a prefix query. The porter stemmer wraps unicode61, so word forms
-  meet (``deciding`` and ``decided``); it leaves words other than English ones as they are.
+  meet (``deciding`` and ``decided``); it leaves words other than English ones as they are, so
+  a query's Cyrillic word of six letters or more is a prefix without its last two
+  (``внешним`` -> ``внешн*`` meets ``внешние``).
 - Queries are never FTS5 syntax: words (runs of letters, digits and marks) and CJK bigrams are
   each put in double quotes and joined by OR, so quotes, operators, ``*^:()-`` are only
   separators. A CJK run of three or more characters also adds the run as a phrase, which lifts
@@ -64,6 +66,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 """
 HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
+ENDINGS_FROM = 6  # letters: a shorter Cyrillic word is searched whole
+CYRILLIC = re.compile("[\u0400-\u04ff]")
 CJK_CLASS = ("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
              "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
              "\U00020000-\U0003134f]+")
@@ -236,7 +240,7 @@ def match_terms(query: str) -> list[str]:
         return [_quote(" ".join(words))] if words else []
     phrases = [_quote(" ".join(_words(joined))) for joined in JOINED.findall(query)]
     unique: dict[str, str] = {}
-    for term in [_quote(word) for word in kept] + cjk_terms + phrases:
+    for term in [_inflected(word) for word in kept] + cjk_terms + phrases:
         unique.setdefault(term.lower(), term)
     return list(unique.values())[:MAX_TERMS]
 
@@ -288,6 +292,19 @@ def _word_char(char: str) -> bool:
     """A character unicode61 keeps in a token (letters, digits, private use) or a mark."""
     category = unicodedata.category(char)
     return category[0] in "LNM" or category == "Co"
+
+
+def _inflected(word: str) -> str:
+    """``word`` as an FTS5 term; a Cyrillic word of ``ENDINGS_FROM`` letters or more as a
+    prefix without its last two letters, which meets its other endings (the porter stemmer
+    reads English only).
+
+    >>> _inflected("внешним"), _inflected("таймаут"), _inflected("Как"), _inflected("timeouts")
+    ('"внешн"*', '"тайма"*', '"Как"', '"timeouts"')
+    """
+    if len(word) >= ENDINGS_FROM and CYRILLIC.search(word):
+        return _quote(word[:-2]) + "*"
+    return _quote(word)
 
 
 def _quote(term: str) -> str:

@@ -50,7 +50,7 @@ def closeness(question: str, weights: TermWeights, held: dict[tuple[str, int], s
     share = max((share_held(weights.weights, terms) for terms in held.values()), default=0.0)
     cosine = max((near.cosine for near in meant), default=0.0)
     return Closeness(round(share, 3), round(cosine, 3),
-                     [term.strip('"') for term in weights.unheld],
+                     [term.strip('"*') for term in weights.unheld],
                      sorted(n for n, names in named.items() if _as_name(question, names)),
                      round(share_held(weights.weights, weights.unheld), 3))
 

@@ -143,7 +143,7 @@ def _explained(found: Scored, weigh: _Weights, own: OwnScores,
     reasons: list[str] = []
     for name, value in summed.items():
         if name == OWN:
-            words = " ".join(sorted(term.strip('"') for term in held.get(key, ())))
+            words = " ".join(sorted(term.strip('"*') for term in held.get(key, ())))
             meaning = own.meaning.get(key, 0.0)
             reasons += [f"words {words} +{value - meaning:.2f}"] if value - meaning > 0 else []
             reasons += [f"meaning +{meaning:.2f}"] if meaning else []
