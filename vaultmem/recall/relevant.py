@@ -116,20 +116,12 @@ def answer(vault: Vault, question: str, *, today: dt.date,
         scored = with_hops(vault, question, scored, today=today, leave_out=leave_out)
     anchored = set() if closest.close else {  # the floor keeps all of a close question's
         (s.passage.note, s.passage.number) for s in scored
-        if _anchored(weigh.parts(s.passage, own.total), set(closest.named))}
+        if weigh.anchored(s.passage, own.total, set(closest.named))}
     floored = above_floor(distinct(_best(vault, scored, 2 * most if most else None))[:most],
                           {(n.passage.note, n.passage.number): n.cosine for n in meant}, anchored,
                           close=closest.close)
     return Answer([_explained(s, weigh, own, held) for s in floored.kept], closest,
                   floored.left_out)
-
-
-def _anchored(parts: list[tuple[str, float]], named: set[str]) -> bool:
-    """True when a passage's score holds a note the question names as a name (one of
-    ``named``, not a word that titles a note) or the time it asks about."""
-    return any(value > 0 and (name == PERIOD or (name.startswith(NAMES)
-                              and not named.isdisjoint(name[len(NAMES):].split(", "))))
-               for name, value in parts)
 
 
 def _explained(found: Scored, weigh: _Weights, own: OwnScores,
@@ -216,6 +208,23 @@ class _Weights:
             score = score * value if name == AGE else score + value
         return score
 
+    def named_by(self, passage: StoredPassage) -> list[str]:
+        """The notes the question names that the passage is in or names."""
+        return [entity for entity, names in self.entities.items() if passage.note == entity
+                or mentions(self.folded[passage.note, passage.number], names)]
+
+    def anchored(self, passage: StoredPassage, base: dict[tuple[str, int], float],
+                 named: set[str]) -> bool:
+        """True when the passage scores for the time the question asks about, or is in or
+        names a note of ``named`` (those the question names as a name, not a word titling a
+        note) that not every candidate names (a speaker on every turn anchors nothing)."""
+        parts = self.parts(passage, base)
+        if not parts:
+            return False
+        return any(name == PERIOD and value > 0 for name, value in parts) or any(
+            self.named_share[entity] < 1 for entity in self.named_by(passage)
+            if entity in named)
+
     def parts(self, passage: StoredPassage,
               base: dict[tuple[str, int], float]) -> list[tuple[str, float]]:
         """What the passage's score is made of, in the order it is summed: its own score, what
@@ -228,8 +237,7 @@ class _Weights:
         if not sum(value for _, value in parts):
             return []
         parts.append((NOTE, NOTE_SHARE * self.ranks.get(note, 0.0)))
-        named = [e for e, names in self.entities.items()
-                 if note == e or mentions(self.folded[note, number], names)]
+        named = self.named_by(passage)
         parts.append((NAMES + ", ".join(named),
                       sum(ENTITY * (1 - self.named_share[entity]) for entity in named)))
         day = parse_day(self.notes[note].date)
