@@ -64,6 +64,7 @@ CREATE INDEX IF NOT EXISTS passages_by_digest ON passages(digest);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
     body, heads, content='', tokenize='porter unicode61 remove_diacritics 2');
 """
+TOKENIZER = "porter unicode61 remove_diacritics 2"  # as in SCHEMA
 HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
 ENDINGS_FROM = 6  # letters: a shorter Cyrillic word is searched whole

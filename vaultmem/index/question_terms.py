@@ -3,8 +3,10 @@ rarity among the passages (a term no passage holds weighs most), and the passage
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -82,3 +84,16 @@ def share_held(weights: dict[str, float], held: Iterable[str]) -> float:
     """
     total = sum(weights.values())
     return sum(weights.get(term, 0.0) for term in set(held)) / total if total else 0.0
+
+
+def terms_in(text: str, terms: Iterable[str]) -> set[str]:
+    """The FTS5 ``terms`` that ``text`` holds, read as the index reads a passage.
+
+    >>> sorted(terms_in("loc: Kyoto, Japan; rating: 7", ['"japan"', '"trip"', '"rated"']))
+    ['"japan"', '"rated"']
+    """
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.execute(f"CREATE VIRTUAL TABLE one USING fts5(body, tokenize='{fts.TOKENIZER}')")
+        db.execute("INSERT INTO one(body) VALUES (?)", (fts.search_form(text),))
+        return {term for term in terms
+                if db.execute("SELECT 1 FROM one WHERE one MATCH ?", (term,)).fetchone()}

@@ -34,6 +34,8 @@ passages.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..index.fts import PassageHit
@@ -47,11 +49,11 @@ from ..index.lookup import (
     newest_date,
     passages_near,
 )
-from ..index.question_terms import term_weights, terms_held
+from ..index.question_terms import term_weights, terms_held, terms_in
 from ..vault import Vault
 from .closeness import Closeness, closeness
 from .floor import above_floor, distinct
-from .labels import is_label
+from .labels import is_label, what_properties_say
 from .meaning import Near, near_text
 from .named import mentions, named_in, spaced_words
 from .own_scores import CANDIDATES, OwnScores, own_scores
@@ -69,6 +71,7 @@ IN_PERIOD = 0.5
 IMPORTANCE = 0.2
 LABEL_SHARE = 0.3  # of its score, for a passage that only names what is elsewhere (is_label)
 LABEL_REASON = f"names what is elsewhere x{LABEL_SHARE}"
+FILING_REASON = f"the question's words only name or file its note x{LABEL_SHARE}"
 # the parts of a score (_Weights.parts)
 OWN, AFTER, NOTE, NAMES = "own", "after a match", "its note matches", "names "
 PERIOD, IMPORTANT, AGE = "in the time asked", "importance", "age"
@@ -117,7 +120,9 @@ def answer(vault: Vault, question: str, *, today: dt.date,
     anchored = set() if closest.close else {  # the floor keeps all of a close question's
         (s.passage.note, s.passage.number) for s in scored
         if weigh.anchored(s.passage, own.total, set(closest.named))}
-    floored = above_floor(distinct(_best(vault, scored, 2 * most if most else None))[:most],
+    says = functools.partial(_says_asked, held=held, subjects=set(closest.named))
+    floored = above_floor(distinct(_best(vault, scored, 2 * most if most else None,
+                                         says))[:most],
                           {(n.passage.note, n.passage.number): n.cosine for n in meant}, anchored,
                           close=closest.close)
     return Answer([_explained(s, weigh, own, held) for s in floored.kept], closest,
@@ -159,10 +164,12 @@ def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
     return sorted(found.values(), key=lambda p: (p.note + ".md", p.number))
 
 
-def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
+def _best(vault: Vault, scored: list[Scored], most: int | None,
+          says_asked: Callable[[StoredPassage], bool]) -> list[Scored]:
     """``scored`` best first (the ``most`` best, when given) once each label keeps
-    ``LABEL_SHARE`` of its score. A label only loses score, so only the passages that can still
-    be among the ``most`` best are looked at (their links read from the index in batches)."""
+    ``LABEL_SHARE`` of its score (a properties passage is one unless ``says_asked``). A label
+    only loses score, so only the passages that can still be among the ``most`` best are
+    looked at (their links read from the index in batches)."""
     waiting = sorted(scored, key=best_first)
     done: list[Scored] = []
     while waiting:
@@ -173,10 +180,23 @@ def _best(vault: Vault, scored: list[Scored], most: int | None) -> list[Scored]:
         batch, waiting = waiting[: most or len(waiting)], waiting[most or len(waiting):]
         links = link_raws(vault.store, [(s.passage.note, s.passage.start, s.passage.end)
                                         for s in batch])
-        done += [s._replace(score=s.score * LABEL_SHARE, reasons=(*s.reasons, LABEL_REASON))
+        done += [s._replace(score=s.score * LABEL_SHARE, reasons=(
+                     *s.reasons, FILING_REASON if s.passage.kind == "properties" else LABEL_REASON))
                  if is_label(s.passage, links.get((s.passage.note, s.passage.start,
-                                                   s.passage.end), [])) else s for s in batch]
+                                                   s.passage.end), []),
+                             says_asked=says_asked(s.passage)) else s for s in batch]
     return sorted(done, key=best_first)[:most]
+
+
+def _says_asked(passage: StoredPassage, *, held: dict[tuple[str, int], set[str]],
+                subjects: set[str]) -> bool:
+    """True unless ``passage`` is the properties of a note other than the ``subjects`` the
+    question names, holding the question's words only where they name or file the note
+    (:func:`~.labels.what_properties_say`)."""
+    if passage.kind != "properties" or passage.note in subjects:
+        return True
+    return bool(terms_in(what_properties_say(passage.text),
+                         held.get((passage.note, passage.number), set())))
 
 
 class _Weights:

@@ -223,12 +223,21 @@ def _matches(query: str, hits: list[PassageHit]) -> str:
 
 def _hit(vault: Vault, note_id: str, score: float, found: list[PassageHit], shown: int,
          reasons: list[str]) -> Hit:
-    """A result with its best passage as snippet, and its ``shown`` best passages."""
+    """A result with its best passage as snippet (:func:`snippet_passage`), and its ``shown``
+    best passages."""
     note = vault.notes[note_id]
-    best = found[0] if found else None
+    best = snippet_passage(found)
     return Hit(note.id, note.path, note.title, note.type, round(score, 4),
                best.start if best else None, snippet(best.text) if best else "", reasons,
                [_passage(hit) for hit in itertools.islice(found, shown)])
+
+
+def snippet_passage(found: list[PassageHit]) -> PassageHit | None:
+    """The best of a note's matching passages ``found`` that says something (no properties or
+    lone heading), its own text matching if one's does; the best of all when none says."""
+    saying = [hit for hit in found if hit.kind not in ("properties", "heading")]
+    return next((hit for hit in saying if hit.body > 0), saying[0] if saying else
+                found[0] if found else None)
 
 
 def snippet(text: str) -> str:
