@@ -1,7 +1,7 @@
 r"""Context quality of vaultmem's ``build_context``, next to the best BM25 lines and passages.
 
     XDG_CACHE_HOME=/tmp/ctxevalcache python benchmarks/eval_context.py \
-        [--sessions 30] [--seed 3] [--conversations 5] [--failures 10] \
+        [--sessions 30] [--seed 3] [--conversations 5] [--words people] [--failures 10] \
         [--semantic [--weights 0.5] [--model PATH]]
 
 Measured: for each question, are ALL its evidence lines inside the context built for it?
@@ -18,7 +18,9 @@ The share of such questions is printed for budgets 500, 1000 and 2000 tokens, on
   ^id`` item per turn), with seeds ``--seed``, ``--seed`` + 1, ... (same exchanges and questions,
   other days, other placements and other chit-chat around them), each in
   ``benchmarks/out/conversations-<sessions>-seed<seed>``, rewritten on every run, with the
-  questions it returns. Their results are pooled; the main table also shows each vault.
+  questions it returns; ``--words people`` types their turns as people do (a fact over two
+  turns, typos, casual case: see ``people_words.py``), in ``...-seed<seed>-people``. Their
+  results are pooled; the main table also shows each vault.
 
 Every question has a kind: ``single-hop``, ``multi-hop``, ``temporal`` or ``open`` (see
 ``gen_conversations.py``; in ``sample_vault``, labelled by hand).
@@ -91,7 +93,7 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from gen_conversations import KINDS, generate_conversations  # noqa: E402
+from gen_conversations import KINDS, WORDS, generate_conversations  # noqa: E402
 
 from vaultmem.index.vector_sync import Embedded  # noqa: E402
 from vaultmem.read.parse import parse_with_body  # noqa: E402
@@ -302,17 +304,19 @@ def suite(name: str, group: str, root: Path, rows: list[dict[str, Any]]) -> Suit
                  BM25(passage_docs(vault)), newest_day(vault), {PLAIN: vault})
 
 
-def suites(sessions: int, seed: int, count: int) -> list[Suite]:
+def suites(sessions: int, seed: int, count: int, words: str = "plain") -> list[Suite]:
     """The sample vault and ``count`` freshly generated conversation vaults (seeds ``seed``,
-    ``seed + 1``, ...), pooled as one group."""
+    ``seed + 1``, ..., turns worded as ``words`` says), pooled as one group."""
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
     out = [suite("sample_vault", "sample_vault", SAMPLE, labels), *corpus_suites()]
     seeds = range(seed, seed + count)
-    group = f"conversations ({count} x {sessions} sessions)"
+    typed = "" if words == "plain" else f", {words}'s words"
+    group = f"conversations ({count} x {sessions} sessions{typed})"
     for each in seeds:
-        root = OUT / f"conversations-{sessions}-seed{each}"
+        root = OUT / f"conversations-{sessions}-seed{each}{'' if words == 'plain' else '-' + words}"
         out.append(suite(root.name, group, root,
-                         generate_conversations(root, sessions=sessions, seed=each)))
+                         generate_conversations(root, sessions=sessions, seed=each,
+                                                words=words)))
     return out
 
 
@@ -698,6 +702,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3, help="generator seed of the first")
     parser.add_argument("--conversations", type=int, default=5,
                         help="conversation vaults (seeds from --seed on), pooled")
+    parser.add_argument("--words", choices=WORDS, default="plain",
+                        help="conversation turns as planted, or as people type them")
     parser.add_argument("--failures", type=int, default=10, help="missed questions to list")
     parser.add_argument("--semantic", action="store_true",
                         help="also run vaultmem with semantic recall, at each of --weights")
@@ -708,7 +714,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.semantic and not args.model.is_dir():
         raise SystemExit(f"--model: no folder {args.model}")
-    suites_ = suites(args.sessions, args.seed, args.conversations)
+    suites_ = suites(args.sessions, args.seed, args.conversations, args.words)
     done = {s.name: add_meaning(s, args.model.resolve(), args.weights)
             for s in suites_} if args.semantic else {}
     measured = {s.group: {method: Timing() for method in s.variants} for s in suites_}

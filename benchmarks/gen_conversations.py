@@ -2,12 +2,15 @@
 
 Usage::
 
-    python benchmarks/gen_conversations.py OUT [--sessions 30] [--seed 3]
+    python benchmarks/gen_conversations.py OUT [--sessions 30] [--seed 3] [--words people]
 
 writes into the folder OUT (replaced when it holds an earlier generated vault; refused when it
 holds anything else) and ``OUT.questions.json`` beside it. Also importable:
-``generate_conversations(out, sessions=30, seed=3) -> list[dict]``. Same sessions and seed,
-same bytes.
+``generate_conversations(out, sessions=30, seed=3, words="plain") -> list[dict]``. Same
+sessions, seed and words, same bytes. ``--words people`` types every turn as people do
+(:mod:`people_words`: a fact spread over two turns, a terse one first, typos, casual case,
+fillers, a pet called "the little guy" once its story began): the same sessions and questions,
+an evidence turn typed as two lines giving both.
 
 The vault is logged the way an agent's memory of chats is: ``.obsidian/daily-notes.json``
 (``Daily``, ``YYYY-MM-DD``); ``People/Ana.md`` and ``People/Joel.md``, one short note per
@@ -55,15 +58,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from people_words import as_typed
+
 START = dt.date(2026, 1, 3)
 MARKER = ".obsidian/daily-notes.json"
 MIN_SESSIONS = 20
 MAX_SHARED = 2  # content words a question may share with its evidence
 SPEAKERS = {"A": "Ana", "J": "Joel"}
+PEOPLE = "people"
+WORDS = ("plain", PEOPLE)  # how turns are worded: as planted, or as people type (people_words)
 FULL_NAMES = {"Ana": "Ana Ribeiro", "Joel": "Joel Lindqvist"}
 Question = dict[str, Any]
 Turn = tuple[str, str]  # (speaker letter, text)
 Ref = tuple[str, int]  # (plant key, turn index)
+Block = tuple[str | None, list[list[Turn]]]  # (plant key or None, each turn as typed: 1+ lines)
+Where = dict[Ref, list[tuple[str, int, str, str]]]  # each planted turn's (note, line, block, text)
 
 
 @dataclass(frozen=True)
@@ -425,7 +434,7 @@ SMALL_TALK: list[tuple[Turn, ...]] = [  # slots: {show} {food} {n} {weekday} {fr
     (("A", "Should I get a plant for the living room?"),
      ("J", "Get a cactus, impossible to kill")),
     (("J", "Watched a documentary about octopuses, they're smarter than me"),),
-    (("A", "Traffic was terrible this morning, {n}0 minutes to get to work"),),
+    (("A", "Traffic was terrible this morning, {n} roadworks on the way to work"),),
     (("J", "What are you up to this weekend?"), ("A", "Nothing much, sleep and laundry")),
     (("A", "I'm thinking of cutting my hair short"), ("J", "Do it, it'll grow back")),
     (("J", "Trying to read more before bed instead of scrolling"), ("A", "How's that going?"),
@@ -595,22 +604,24 @@ def session_blocks(rng: random.Random, plants: list[Plant], begun: set[str], hou
     return [(None, list(greeting)), *middle, (None, list(goodbye))]
 
 
-def render_day(day: dt.date, sessions: list[tuple[int, str, list[tuple[str | None, list[Turn]]]]]
-               ) -> tuple[str, dict[Ref, tuple[int, str, str]]]:
-    """A daily note's text and, for each planted (key, turn index), its (file line, block id,
-    line text)."""
+def render_day(day: dt.date, sessions: list[tuple[int, str, list[Block]]]
+               ) -> tuple[str, dict[Ref, list[tuple[int, str, str]]]]:
+    """A daily note's text and, for each planted (key, turn index), the (file line, block id,
+    line text) of each line it was typed as."""
     lines = [f"# {day.isoformat()}"]
-    where: dict[Ref, tuple[int, str, str]] = {}
+    where: dict[Ref, list[tuple[int, str, str]]] = {}
     for number, time, blocks in sessions:
         lines += ["", f"## Session {number} · {time}"]
         turn = 0
         for key, turns in blocks:
-            for position, (who, text) in enumerate(turns):
-                turn += 1
-                block = f"s{number:02d}t{turn:02d}"
-                lines.append(f"- [[{SPEAKERS[who]}]]: {text} ^{block}")
-                if key is not None:
-                    where[(key, position)] = (len(lines), block, lines[-1])
+            for position, typed in enumerate(turns):
+                for who, text in typed:
+                    turn += 1
+                    block = f"s{number:02d}t{turn:02d}"
+                    lines.append(f"- [[{SPEAKERS[who]}]]: {text} ^{block}")
+                    if key is not None:
+                        where.setdefault((key, position), []).append((len(lines), block,
+                                                                      lines[-1]))
     return "\n".join(lines) + "\n", where
 
 
@@ -618,8 +629,7 @@ def render_day(day: dt.date, sessions: list[tuple[int, str, list[tuple[str | Non
 
 
 def questions_of(plants: list[Plant], session_of: dict[str, int],
-                 dates: list[tuple[dt.date, str]], where: dict[Ref, tuple[str, int, str, str]]
-                 ) -> list[Question]:
+                 dates: list[tuple[dt.date, str]], where: Where) -> list[Question]:
     """Every question with its evidence (the planted turns, by note, file line and block id)."""
     by_key = {plant.key: plant for plant in plants}
     asks = [(plant.key, ask) for plant in plants for ask in plant.asks]
@@ -635,8 +645,8 @@ def questions_of(plants: list[Plant], session_of: dict[str, int],
             if not 0 <= turn < len(by_key[ref_key].turns):
                 raise AssertionError(f"no turn {turn} in {ref_key}")
         text = ask.text.format(**slots(day, unique))
-        evidence = [{"note": where[r][0], "line": where[r][1], "block": where[r][2]}
-                    for r in refs]
+        evidence = [{"note": note, "line": line, "block": block}
+                    for r in refs for note, line, block, _ in where[r]]
         shared = content_words(text) & set().union(
             *(content_words(by_key[k].turns[t][1]) for k, t in refs))
         if ask.kind in (MULTI, OPEN) and len({session_of[k] for k, _ in refs}) < 2:
@@ -647,10 +657,9 @@ def questions_of(plants: list[Plant], session_of: dict[str, int],
     return out
 
 
-def check_evidence(out: Path, questions: list[Question],
-                   where: dict[Ref, tuple[str, int, str, str]]) -> None:
+def check_evidence(out: Path, questions: list[Question], where: Where) -> None:
     """Each evidence line of the written files is the planted turn with its block id."""
-    expected = {(note, line): text for note, line, _, text in where.values()}
+    expected = {(note, line): text for typed in where.values() for note, line, _, text in typed}
     for q in questions:
         if q["kind"] not in KINDS:
             raise AssertionError(f"unknown kind {q['kind']}")
@@ -683,8 +692,11 @@ def person_note(name: str) -> str:
             f"{FULL_NAMES[name]}, who chats with [[{other}]] in the daily notes.\n")
 
 
-def generate_conversations(out: Path, sessions: int = 30, seed: int = 3) -> list[Question]:
+def generate_conversations(out: Path, sessions: int = 30, seed: int = 3,
+                           words: str = "plain") -> list[Question]:
     """Write the vault into ``out`` and return its questions (see the module docstring)."""
+    if words not in WORDS:
+        raise ValueError(f"words is one of {', '.join(WORDS)}")
     if sessions < MIN_SESSIONS:
         raise ValueError(f"at least {MIN_SESSIONS} sessions")
     rng = random.Random(seed)
@@ -699,23 +711,34 @@ def generate_conversations(out: Path, sessions: int = 30, seed: int = 3) -> list
     by_session: dict[int, list[Plant]] = {}
     for plant in PLANTS:
         by_session.setdefault(session_of[plant.key], []).append(plant)
-    days: dict[dt.date, list[tuple[int, str, list[tuple[str | None, list[Turn]]]]]] = {}
+    days: dict[dt.date, list[tuple[int, str, list[Block]]]] = {}
+    typing = random.Random(f"typed-{seed}")  # its own: the same sessions either way
     begun: set[str] = set()
     last_used: dict[tuple[Turn, ...], int] = {}
     for index, (day, time) in enumerate(dates):
         here = by_session.get(index, [])
         blocks = session_blocks(rng, here, begun, int(time[:2]), last_used, index)
-        days.setdefault(day, []).append((index + 1, time, blocks))
+        days.setdefault(day, []).append((index + 1, time, [
+            (key, [typed(turn, typing, key, begun) if words == PEOPLE else [turn]
+                   for turn in turns]) for key, turns in blocks]))
         begun |= {plant.key for plant in here}
-    where: dict[Ref, tuple[str, int, str, str]] = {}
+    where: Where = {}
     for day, held in days.items():
         text, lines = render_day(day, held)
         (out / "Daily" / f"{day.isoformat()}.md").write_text(text, encoding="utf-8")
-        for ref, (line, block, written) in lines.items():
-            where[ref] = (f"Daily/{day.isoformat()}", line, block, written)
+        for ref, typed_as in lines.items():
+            where[ref] = [(f"Daily/{day.isoformat()}", *line) for line in typed_as]
     questions = questions_of(PLANTS, session_of, dates, where)
     check_evidence(out, questions, where)
     return questions
+
+
+def typed(turn: Turn, rng: random.Random, key: str | None, begun: set[str]) -> list[Turn]:
+    """A turn as people type it (:mod:`people_words`); a plant's turn refers back when its
+    story began in an earlier session."""
+    story = key.split("_")[0] if key else None
+    later = story is not None and any(k.split("_")[0] == story for k in begun)
+    return as_typed(turn, rng, story, later)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -724,8 +747,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--words", choices=WORDS, default="plain")
     args = parser.parse_args(argv)
-    questions = generate_conversations(args.out, args.sessions, args.seed)
+    questions = generate_conversations(args.out, args.sessions, args.seed, args.words)
     target = args.out.with_name(args.out.name + ".questions.json")
     target.write_text(json.dumps(questions, indent=1, ensure_ascii=False) + "\n",
                       encoding="utf-8")
