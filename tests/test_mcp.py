@@ -23,7 +23,7 @@ mcp = pytest.importorskip("mcp")
 
 T = TypeVar("T")
 TIMEOUT = 20.0  # seconds for a whole session; a hang fails the test instead of blocking CI
-READERS = {"search", "related", "mentions", "context", "show", "conflicts"}
+READERS = {"search", "related", "mentions", "context", "show", "conflicts", "check_links"}
 WRITERS = {"daily", "fact", "decide", "lesson", "learn", "now"}
 TOKEN = "ghp_" + "A1b2C3d4" * 5  # looks like a GitHub token; the secret guard must refuse it
 
@@ -181,9 +181,12 @@ def test_errors_are_tool_results(sample: Path) -> None:
             await call(session, "conflicts", kinds=["nonsense"]),
             await call(session, "search", query="ocr", since="last week"),
             await call(session, "search", query="Lucy Tan", limit=1),
+            await call(session, "daily", text="Met [[Lucy Tn]]"),
+            await call(session, "check_links", text="Met [[Lucy]] and [[Lucy Tn]]"),
         ]
 
-    missing, secret, secret_fact, bad_limit, bad_kind, bad_since, after = talk(sample, errors)
+    missing, secret, secret_fact, bad_limit, bad_kind, bad_since, after, link, check = talk(
+        sample, errors)
     assert missing[0] and "did you mean [[People/Lucy Tan]]" in missing[1]
     assert secret[0] and "github" in secret[1].lower() and TOKEN not in secret[1]
     assert secret_fact[0] and TOKEN not in secret_fact[1]
@@ -191,6 +194,10 @@ def test_errors_are_tool_results(sample: Path) -> None:
     assert bad_kind[0] and "fact-conflict" in bad_kind[1]
     assert bad_since[0] and bad_since[1].endswith("since 'last week' is not a date; use YYYY-MM-DD")
     assert not after[0] and "People/Lucy Tan" in after[1]
+    assert link[0] and "did you mean [[People/Lucy Tan]]?" in link[1] and "new_link" in link[1]
+    checked = json.loads(check[1])
+    assert not check[0] and checked["text"] == "Met [[Lucy Tan|Lucy]] and [[Lucy Tn]]"
+    assert [r["candidates"] for r in checked["refused"]] == [["People/Lucy Tan"]]
     assert hash_tree(sample) == before
 
 

@@ -22,6 +22,8 @@ READS = {
     "graph": [["graph", "--json"], ["graph", "--format", "mermaid", "--around", NOTE]],
     "lint": [["lint"], ["lint", "--json", "--check"]],
     "conventions": [["conventions"], ["conventions", "--json"]],
+    "links": [["links", "--check", "Read [[evergreen notes]] and [[Evergren]]"],
+              ["links", "--check", "[[Steph]] on [[Kyoto]]", "--note", NOTE, "--json"]],
     "search": [["search", "evergreen notes", "--explain"], ["search", "trip", "--json"]],
     "related": [["related", NOTE, "--explain"], ["related", NOTE, "--json"]],
     "mentions": [["mentions", "Evergreen", "--all"], ["mentions", NOTE, "--json"]],

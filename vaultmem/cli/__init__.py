@@ -57,6 +57,7 @@ class BadUsage(click.ClickException):
 
 COMMANDS = {
     "scan": "read", "show": "read", "graph": "read", "lint": "read", "conventions": "read",
+    "links": "read",
     "search": "recall", "related": "recall", "mentions": "recall", "index": "recall",
     "context": "recall",
     "sync": "recall",

@@ -1,4 +1,4 @@
-"""Read commands: scan, show, graph, lint."""
+"""Read commands: scan, show, graph, lint, links."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import click
 
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
+from ..check.written_links import LinkPolicy, review_data, review_links, review_text
 from ..errors import UsageError
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
@@ -126,4 +127,30 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
     else:
         say(report.findings_text(findings) + report.left_out(split))
     if check and findings:
+        sys.exit(1)
+
+
+@cli.command("links")
+@click.option("--check", "text", required=True, metavar="TEXT",
+              help="The text an agent is about to write ('-': read it from stdin).")
+@click.option("--note", default="", metavar="NOTE",
+              help="The note it goes to (its folder decides between notes of one name).")
+@click.option("--new-link", is_flag=True,
+              help="A link close to an existing note's name is to a new note: keep it.")
+@json_option
+@with_vault
+def links_command(vault: Vault, text: str, note: str, new_link: bool, as_json: bool) -> None:
+    """Check the [[links]] of a text before writing it: what each write command would write
+    instead (an alias as [[Note|Alias]], a name as the note spells it), and the links it would
+    refuse, with the notes they may mean. Exit 1 when one would be refused.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault links --check "Met [[Lucy]] about [[dataflow]]"
+    """
+    given = sys.stdin.read() if text == "-" else text
+    review = review_links(vault, given, source=vault.note(note).id if note else "",
+                          policy=LinkPolicy(new=new_link))
+    emit(review_data(review), review_text, as_json)
+    if review.problems:
         sys.exit(1)

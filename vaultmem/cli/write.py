@@ -10,25 +10,33 @@ from typing import Any
 import click
 
 from .. import clock
+from ..check.written_links import LinkPolicy
 from ..errors import UsageError
 from ..vault import Vault
 from ..write import entries, facts, journal, seed
-from ..write.apply import WriteResult
+from ..write.apply import WriteResult, link_policy
 from . import cli, emit, json_option, with_vault
 
 
 def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dry-run``, ``--json``, ``--date`` and ``--time``, passed on as ``dry_run``,
-    ``as_json`` and ``when``."""
+    ``as_json`` and ``when``; ``--keep-links`` and ``--new-link`` set how the write treats the
+    links it adds (:mod:`vaultmem.check.written_links`)."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, date: str | None, time: str | None, **kwargs: Any) -> Any:
-        return func(*args, when=when_of(date, time), **kwargs)
+    def wrapper(*args: Any, date: str | None, time: str | None, keep_links: bool,
+                new_link: bool, **kwargs: Any) -> Any:
+        with link_policy(LinkPolicy(keep=keep_links, new=new_link)):
+            return func(*args, when=when_of(date, time), **kwargs)
 
     for option in reversed([
         click.option("--dry-run", is_flag=True, help="Show the change as a diff; write nothing."),
         click.option("--date", metavar="YYYY-MM-DD", help="Date to record (default: today)."),
         click.option("--time", metavar="HH:MM", help="Time to record (default: now)."),
+        click.option("--keep-links", is_flag=True,
+                     help="Write links as given (no link is rewritten or refused)."),
+        click.option("--new-link", is_flag=True,
+                     help="A link close to an existing note's name is to a new note: keep it."),
     ]):
         wrapper = option(wrapper)
     return json_option(wrapper)

@@ -11,7 +11,7 @@ from .. import clock
 from ..errors import NoteNotFound, UsageError
 from ..names import check_title
 from ..vault import Vault
-from ..write.apply import WriteResult, apply, guard
+from ..write.apply import WriteResult, apply, guard, links_to_be
 from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
 from ..write.props import Value, set_properties
@@ -195,7 +195,8 @@ def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
     change(now)  # the plan: a lesson that cannot be written fails before anything is written
     if logged.link and not dry_run:
         promote(vault, logged, rule, when, dry_run=True)
-    result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run)
+    with links_to_be(logged.lesson):  # promoted now: its lesson is written next
+        result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run)
     result.messages.append(f"{logged.id}: {pattern_key}, count {logged.count}")
     if logged.link is None:
         return [result], logged

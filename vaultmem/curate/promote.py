@@ -8,7 +8,7 @@ from collections.abc import Callable
 from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..vault import Vault
-from ..write.apply import WriteResult, apply
+from ..write.apply import WriteResult, apply, links_to_be
 from .learn import KINDS, PROMOTE_AT, Logged, lesson_link, promote, promotion_target
 from .learning_files import Entry, entries_of, first_logged, of_key, seen, set_fields
 
@@ -88,6 +88,7 @@ def promote_due(vault: Vault, *, when: dt.datetime | None = None, dry_run: bool 
                     raise
                 on_error(f"{key} in {rel} was not promoted: {exc}")
                 continue
-            results += [apply(vault, rel, _marking(key, marks), action="updated",
-                              dry_run=dry_run), lesson]
+            with links_to_be(logged.lesson):  # written just before, unless a dry run
+                results += [apply(vault, rel, _marking(key, marks), action="updated",
+                                  dry_run=dry_run), lesson]
     return results

@@ -59,6 +59,13 @@ READ_TOOLS: dict[str, str] = {
         "facts still cited. Check it before relying on a fact that matters; ask the user to "
         "settle a conflict. Returns compact JSON: findings with kind, id, message, suggestion."
     ),
+    "check_links": (
+        "Check the [[links]] of a text before writing it (writes nothing): returns the text as "
+        "the writing tools would write it (an alias as [[Note|Alias]], a name as the note "
+        "spells it), each change with why, and the links they would refuse with the notes "
+        "meant (`refused[].candidates`). The writing tools do the same on every write; "
+        "keep_links=true writes links as given, new_link=true keeps a link to a note to be."
+    ),
 }
 
 WRITE_TOOLS: dict[str, str] = {

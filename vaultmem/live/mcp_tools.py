@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from .. import clock
 from ..check import report
 from ..check.conflicts import KINDS, find_conflicts
+from ..check.written_links import LinkPolicy
 from ..config import ROOT_FILES
 from ..errors import UsageError, VaultmemError
 from ..index.notes import Index
@@ -21,7 +22,7 @@ from ..index.tallies import tallies
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
-from ..write.apply import WriteResult
+from ..write.apply import WriteResult, link_policy
 from .inotify import VaultWatch
 
 if TYPE_CHECKING:
@@ -44,8 +45,17 @@ NoteName = Annotated[str, Field(description="A note id ('People/Lucy Tan'), name
 DryRun = Annotated[bool, Field(description="True: return the diff it would make, write nothing.")]
 Force = Annotated[bool, Field(description="True: create it even if a similar note exists.")]
 Body = Annotated[str | None, Field(description="Markdown added after the template's body.")]
+KeepLinks = Annotated[bool, Field(description="True: write [[links]] as given; none is "
+                                  "rewritten or refused.")]
+NewLink = Annotated[bool, Field(description="True: a [[link]] close to an existing note's name "
+                                "is to a new note; keep it.")]
 Source = Annotated[str | None, Field(description="The note it was learned from (e.g. a daily "
                                                  "note '2026-11-26').")]
+
+
+def links_as(keep_links: bool, new_link: bool) -> contextlib.AbstractContextManager[None]:
+    """The link policy of one writing tool call."""
+    return link_policy(LinkPolicy(keep=keep_links, new=new_link))
 
 
 def compact(data: Any) -> str:

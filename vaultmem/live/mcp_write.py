@@ -1,11 +1,24 @@
-"""The writing MCP tools: daily, fact, decide, lesson, learn, now (same functions as the CLI)."""
+"""The writing MCP tools: daily, fact, decide, lesson, learn, now (same functions as the CLI);
+each reviews the links it writes as the CLI does (``keep_links``, ``new_link``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from ..check.written_links import LinkPolicy, review_data, review_links
 from ..write import entries, facts, journal
-from .mcp_tools import Body, DryRun, Field, Force, Source, Tools, moment
+from .mcp_tools import (
+    Body,
+    DryRun,
+    Field,
+    Force,
+    KeepLinks,
+    NewLink,
+    Source,
+    Tools,
+    links_as,
+    moment,
+)
 
 
 class WriteTools(Tools):
@@ -17,9 +30,11 @@ class WriteTools(Tools):
         title: Annotated[str | None, Field(description="Entry title (default: the start of "
                                            "the text).")] = None,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Append a timestamped entry to today's daily note."""
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written([journal.append_daily(vault, text, title=title, when=moment(),
                                                       dry_run=dry_run)])
 
@@ -36,9 +51,11 @@ class WriteTools(Tools):
         valid_from: Annotated[str | None, Field(description="Since when it holds, "
                                                 "YYYY-MM-DD.")] = None,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written([facts.record_fact(vault, entity, attribute, value, source=source,
                                                    confidence=confidence, valid_from=valid_from,
                                                    when=moment(), dry_run=dry_run)])
@@ -59,9 +76,11 @@ class WriteTools(Tools):
         body: Body = None,
         force: Force = False,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Record a decision note."""
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written(entries.decide(vault, title, topic=topic, by=by,
                                                supersedes=supersedes, rationale=rationale,
                                                status=status, alternatives=alternatives or (),
@@ -84,9 +103,11 @@ class WriteTools(Tools):
                                           "the note's ## Rule.")] = None,
         force: Force = False,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Record a lesson note for an agent."""
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written([entries.lesson(vault, title, agent=agent,
                                                 pattern_key=pattern_key,
                                                 applies_to=applies_to, source=source,
@@ -108,11 +129,13 @@ class WriteTools(Tools):
         area: Annotated[str | None, Field(description="Promote into Lessons/<area>.md "
                                           "instead.")] = None,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Log a correction, error or request; the third of a key becomes a lesson rule."""
         from ..curate.learn import learn
 
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
                                       action=action, agent=agent, area=area, when=moment(),
                                       dry_run=dry_run))
@@ -124,8 +147,23 @@ class WriteTools(Tools):
                                           "blocker; for 'clear' the section (task, "
                                           "priorities, blockers, completions).")] = None,
         dry_run: DryRun = False,
+        keep_links: KeepLinks = False,
+        new_link: NewLink = False,
     ) -> str:
         """Change the NOW board."""
-        with self.fresh() as vault:
+        with self.fresh() as vault, links_as(keep_links, new_link):
             return self.written(journal.now_update(vault, action, text, when=moment(),
                                                    dry_run=dry_run))
+
+    def check_links(
+        self,
+        text: Annotated[str, Field(description="The Markdown you are about to write.")],
+        note: Annotated[str | None, Field(description="The note it goes to (its folder "
+                                          "decides between notes of one name).")] = None,
+        new_link: NewLink = False,
+    ) -> str:
+        """What the writing tools would do with the links of ``text``."""
+        with self.fresh() as vault:
+            review = review_links(vault, text, source=vault.note(note).id if note else "",
+                                  policy=LinkPolicy(new=new_link))
+            return self.out(review_data(review))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import dataclasses
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 
+from ..check.written_links import LinkChange, LinkPolicy, LinkProblem, review_links
 from ..errors import VaultmemError
 from ..model import Json, Note, Problem
 from ..read.fences import split
@@ -19,8 +23,50 @@ Check = Callable[[Note], str | None]  # returns what is wrong, or None
 YAML_PROBLEM = "invalid YAML frontmatter: "  # how read.frontmatter words a YAML error
 
 
+LINK_POLICY: contextvars.ContextVar[LinkPolicy | None] = contextvars.ContextVar(
+    "link_policy", default=None)  # set by an interface for the writes of one call
+
+
 class WriteRefused(VaultmemError):
     """A write would not say what it was meant to say; nothing was written."""
+
+
+class LinkRefused(WriteRefused):
+    """A link a write would add reaches no note, or another note than meant; nothing was
+    written."""
+
+    def __init__(self, rel: str, problems: list[LinkProblem]) -> None:
+        self.problems = problems
+        super().__init__(f"{rel}: nothing was written: " + "; ".join(
+            _refusal(p) for p in problems) + "; or keep the links as written (--keep-links; "
+            "MCP keep_links)")
+
+
+def _refusal(problem: LinkProblem) -> str:
+    """One refused link and the fix: the candidates to write instead."""
+    if not problem.candidates:
+        return f"{problem.link} (line {problem.line}): {problem.why}"
+    meant = " or ".join(f"[[{c}]]" for c in problem.candidates)
+    hint = "did you mean" if problem.why.startswith("no note") else "write"
+    new = " (if it is a new note to be: --new-link; MCP new_link)" if hint == "did you mean" \
+        else ""
+    return f"{problem.link} (line {problem.line}): {problem.why}; {hint} {meant}?{new}"
+
+
+def links_to_be(*note_ids: str) -> contextlib.AbstractContextManager[None]:
+    """The writes inside keep their links to ``note_ids``, notes the same operation writes."""
+    now = LINK_POLICY.get() or LinkPolicy()
+    return link_policy(dataclasses.replace(now, to_be=now.to_be | frozenset(note_ids)))
+
+
+@contextlib.contextmanager
+def link_policy(policy: LinkPolicy) -> Iterator[None]:
+    """The writes inside treat the links they add as ``policy`` says."""
+    token = LINK_POLICY.set(policy)
+    try:
+        yield
+    finally:
+        LINK_POLICY.reset(token)
 
 
 @dataclass
@@ -34,6 +80,7 @@ class WriteResult:
     messages: list[str] = field(default_factory=list)
     diff: str | None = None
     conflict: bool = False
+    links: list[LinkChange] = field(default_factory=list)  # links written otherwise
 
     def to_dict(self) -> Json:
         """JSON-ready data (``--json`` output of write commands)."""
@@ -56,25 +103,49 @@ def diff_of(rel: str, before: str | None, after: str) -> str:
 
 
 def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
-            check: Check | None) -> Callable[[str | None], str | None]:
-    """``change`` followed by parsing the new text and running ``check`` on it."""
+            check: Check | None, links: list[LinkChange] | None = None
+            ) -> Callable[[str | None], str | None]:
+    """``change`` followed by reviewing the links it adds (those written otherwise go to
+    ``links``), parsing the new text and running ``check`` on it."""
 
     def run(text: str | None) -> str | None:
         after = change(text)
         if after is None or after == text:
             return after
         guard(vault, *_added(text, after), where=rel)  # whatever a write adds, keys included
-        note = parse_note(rel, after.encode("utf-8"), vault.config)
         had = _problems(vault, rel, text)
-        new_problems = {p.kind for p in note.problems} - {p.kind for p in had}
-        problem = (_unusable_frontmatter(text, after, had)
-                   or (f"the note would not parse cleanly ({', '.join(sorted(new_problems))})"
-                       if new_problems else check(note) if check else None))
+        meant = parse_note(rel, after.encode("utf-8"), vault.config)
+        problem = _unusable_frontmatter(text, after, had) or _new_problems(meant, had) or (
+            check(meant) if check else None)  # what was meant, before its links are reviewed
+        if not problem and not meant.generated:  # a generated note's links are vaultmem's
+            after = _links_reviewed(vault, rel, text, after, links)
+            problem = _new_problems(parse_note(rel, after.encode("utf-8"), vault.config), had)
         if problem:
             raise WriteRefused(f"{rel}: {problem}; nothing was written")
         return after
 
     return run
+
+
+def _new_problems(note: Note, had: list[Problem]) -> str | None:
+    """What ``note`` would not parse cleanly for that it did not before, if anything."""
+    new = {p.kind for p in note.problems} - {p.kind for p in had}
+    return f"the note would not parse cleanly ({', '.join(sorted(new))})" if new else None
+
+
+def _links_reviewed(vault: Vault, rel: str, before: str | None, after: str,
+                    changes: list[LinkChange] | None) -> str:
+    """``after`` with the links on its added lines written as :func:`review_links` says;
+    LinkRefused when one is refused."""
+    old = set((before or "").splitlines())
+    added = {number for number, line in enumerate(after.split("\n"), 1) if line not in old}
+    review = review_links(vault, after, source=rel[:-3], lines=added,
+                          policy=LINK_POLICY.get() or LinkPolicy())
+    if review.problems:
+        raise LinkRefused(rel, review.problems)
+    if changes is not None:
+        changes[:] = review.changes
+    return review.text
 
 
 def _added(before: str | None, after: str) -> list[str]:
@@ -125,7 +196,8 @@ def _properties(text: str) -> list[str] | None:
 def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
           action: str, check: Check | None = None, dry_run: bool = False) -> WriteResult:
     """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it."""
-    run = checked(vault, rel, change, check)
+    links: list[LinkChange] = []
+    run = checked(vault, rel, change, check, links)
     note_id = rel.removesuffix(".md")
     if dry_run:
         before = read_text(vault.root, rel)  # a dry run refuses what the write would
@@ -133,12 +205,18 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
         if after is None or after == before:
             return WriteResult("unchanged", note_id, rel)
         planned = {"created": "create", "updated": "update", "appended": "append"}[action]
-        return WriteResult(f"would {planned}", note_id, rel, diff=diff_of(rel, before, after))
+        return WriteResult(f"would {planned}", note_id, rel, diff=diff_of(rel, before, after),
+                           messages=_link_lines(links), links=links)
     done = update(vault.root, rel, run)
     if not done.changed:
         return WriteResult("unchanged", note_id, rel)
-    messages = confirm(vault, rel, done.after or "")
-    return WriteResult(action, note_id, rel, messages=messages)
+    messages = _link_lines(links) + confirm(vault, rel, done.after or "")
+    return WriteResult(action, note_id, rel, messages=messages, links=links)
+
+
+def _link_lines(links: list[LinkChange]) -> list[str]:
+    """What a write says of the links it wrote otherwise."""
+    return [f"wrote {c.before} as {c.after}: {c.why}" for c in links]
 
 
 def confirm(vault: Vault, rel: str, meant: str) -> list[str]:

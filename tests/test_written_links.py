@@ -1,0 +1,98 @@
+"""Links an agent writes reach the note meant in Obsidian, or the write is refused with the
+notes it may mean: the cases of ``fixtures/written_links/cases.json``, then the write path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultmem.check.written_links import LinkPolicy, review_links
+from vaultmem.vault import Vault
+
+from .conftest import hash_tree, write_notes
+from .test_cli import run
+
+CASES = json.loads((Path(__file__).parent / "fixtures" / "written_links" / "cases.json")
+                   .read_text(encoding="utf-8"))
+NOTES = {
+    "People/Lucy Tan.md": "---\ntype: person\naliases: [Lucy]\n---\n# Lucy Tan\n\n## Notes\n",
+    "Projects/DataFlow.md": "---\ntype: project\n---\n# DataFlow\n\nOwned by [[Lucy Tan]].\n",
+    "Agents/Rafael.md": "---\ntype: agent\n---\n# Rafael\n",
+    "Sales/Priya Shah.md": "---\ntype: person\naliases: [PN]\n---\n# Priya Shah\n",
+    "Support/Priya Nair.md": "---\ntype: person\naliases: [PN]\n---\n# Priya Nair\n\n"
+                             "Keeps [[Support/Plan]] current.\n",
+    "Sales/Plan.md": "# Plan\n",
+    "Support/Plan.md": "# Plan\n",
+    "Sales/Pipeline.md": "# Pipeline\n",
+}
+
+
+@pytest.fixture(scope="module")
+def vault(tmp_path_factory: pytest.TempPathFactory) -> Vault:
+    root = tmp_path_factory.mktemp("links")
+    write_notes(root, NOTES)
+    return Vault(root, use_cache=False)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["why"] for c in CASES])
+def test_written_links(vault: Vault, case: dict[str, Any]) -> None:
+    review = review_links(vault, case["text"], source=case["source"])
+    if "refused" in case:
+        assert [list(p.candidates) for p in review.problems] == [case["refused"]]
+    else:
+        assert (review.problems, review.text) == ([], case["written"])
+    kept = review_links(vault, case["text"], source=case["source"], policy=LinkPolicy(keep=True))
+    assert (kept.text, kept.changes, kept.problems) == (case["text"], [], [])
+
+
+def test_a_new_note_close_to_a_name_passes_when_said_new(vault: Vault) -> None:
+    review = review_links(vault, "Ask [[Rafael Ocr Agent]]", source="Daily/x",
+                          policy=LinkPolicy(new=True))
+    assert (review.problems, review.text) == ([], "Ask [[Rafael Ocr Agent]]")
+
+
+def test_a_write_rewrites_and_reports_its_links(sample: Path) -> None:
+    code, out, _ = run(sample, "daily", "Met [[Lucy]] about [[dataflow]]", "--json")
+    assert code == 0
+    result = json.loads(out)["results"][0]
+    assert [(c["before"], c["after"]) for c in result["links"]] == [
+        ("[[Lucy]]", "[[Lucy Tan|Lucy]]"), ("[[dataflow]]", "[[DataFlow]]")]
+    daily = (sample / result["path"]).read_text(encoding="utf-8")
+    assert "Met [[Lucy Tan|Lucy]] about [[DataFlow]]" in daily
+
+
+def test_a_refused_link_writes_nothing(sample: Path) -> None:
+    before = hash_tree(sample)
+    code, out, err = run(sample, "decide", "Price per page", "--topic", "pricing",
+                         "--body", "See [[Charge per documnt]]")
+    assert code == 1 and out == ""
+    assert "[[Charge per documnt]] (line" in err
+    assert "did you mean [[Decisions/Charge per document]]?" in err
+    assert hash_tree(sample) == before
+
+
+def test_keep_links_and_new_link_write_as_given(sample: Path) -> None:
+    code, out, _ = run(sample, "daily", "Met [[Lucy]] and [[Lucy Tn]]", "--keep-links", "--json")
+    assert code == 0
+    path = json.loads(out)["results"][0]["path"]
+    assert "Met [[Lucy]] and [[Lucy Tn]]" in (sample / path).read_text(encoding="utf-8")
+    code, out, _ = run(sample, "daily", "Start [[Marco Plan]] with [[Lucy]]", "--new-link",
+                       "--json")
+    assert code == 0
+    assert "Start [[Marco Plan]] with [[Lucy Tan|Lucy]]" in (sample / path).read_text(
+        encoding="utf-8")
+
+
+def test_links_check_says_what_a_write_would_do(sample: Path) -> None:
+    before = hash_tree(sample)
+    code, out, _ = run(sample, "links", "--check", "Met [[Lucy]], [[Lucy Tn]]", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["text"] == "Met [[Lucy Tan|Lucy]], [[Lucy Tn]]"
+    assert [r["candidates"] for r in data["refused"]] == [["People/Lucy Tan"]]
+    assert run(sample, "links", "--check", "Met [[Lucy Tan]]")[:2] == (
+        0, "Every link can be written as it is.\n")
+    assert hash_tree(sample) == before

@@ -1,0 +1,259 @@
+"""The wikilinks of a text about to be written, resolved as Obsidian will, and what to write
+instead when they would not reach the note meant.
+
+Each link to a note (an attachment's is left alone) is read by the note parser, then:
+
+- it resolves to one note: kept; written in another case or with spaces around it, it takes
+  the note's own name (``[[lucy tan ]]`` -> ``[[Lucy Tan]]``);
+- its name is several notes' (Obsidian would pick one by folder and path length): the one in
+  the writing note's folder, or the only one linked with another note the text links, gets
+  its path written; else it is refused with the candidates;
+- it resolves to no note but is a note's alias: ``[[Lucy]]`` -> ``[[People/Lucy Tan|Lucy]]``
+  (Obsidian never resolves a link by alias); the same when it is a title or alias written with
+  other punctuation or spacing (``[[Lucy-Tan]]``);
+- it is close to a note's name (a typo, a surname dropped, words added: ``NameIndex`` at
+  ``CLOSE``) but no note's: refused with "did you mean", unless ``LinkPolicy.new`` says the
+  text links a note still to be written;
+- else it is a link to a note still to be written, as Obsidian allows: kept.
+
+``LinkPolicy.keep`` keeps every link as written (nothing is refused); ``LinkPolicy.mentions``
+also links the plain-text mentions of people and projects (:func:`.mentions.mentioned`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, NamedTuple
+
+from ..index.link_rows import notes_named
+from ..index.lookup import every_name, named
+from ..model import Link, Note
+from ..read.resolve import Resolver, link_name
+from ..similar_names import NameIndex
+from ..vault import Vault
+
+CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
+CANDIDATES = 3
+NOT_WORD = re.compile(r"[\W_]+")
+ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf",
+                         "mp3", "wav", "m4a", "ogg", "flac", "mp4", "webm", "mov", "mkv",
+                         "canvas", "base", "excalidraw", "csv", "txt", "json", "zip"})
+
+
+@dataclass(frozen=True)
+class LinkPolicy:
+    """How a write treats the links it is given: ``keep`` them as written, let ``new`` names
+    close to an existing one stand, link plain ``mentions`` of people and projects; links to
+    the notes ``to_be`` (ids the same operation writes) are kept."""
+
+    keep: bool = False
+    new: bool = False
+    mentions: bool = False
+    to_be: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class LinkChange:
+    """A link written otherwise, on ``line`` (1-based, of the text given), and why."""
+
+    line: int
+    before: str
+    after: str
+    why: str
+
+
+@dataclass(frozen=True)
+class LinkProblem:
+    """A link refused: why, and the notes it may mean, likeliest first."""
+
+    line: int
+    link: str
+    why: str
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass
+class LinkReview:
+    """A text's links once reviewed: the text to write, what changed, what is refused."""
+
+    text: str
+    changes: list[LinkChange] = field(default_factory=list)
+    problems: list[LinkProblem] = field(default_factory=list)
+
+
+def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None = None,
+                 policy: LinkPolicy = LinkPolicy()) -> LinkReview:
+    """The links of ``text`` (a note's whole text, to be the note ``source``; only those on
+    ``lines`` when given) reviewed as the module docstring says."""
+    from ..read.parse import parse_note  # the parser loads with a write, not with every reader
+
+    note = parse_note(f"{source}.md", text.encode("utf-8"), vault.config)
+    review = LinkReview(text)
+    if policy.keep:
+        return review
+    look = _Lookup(vault, source, note)
+    written = text.split("\n")
+    for link in note.links:
+        if link.kind == "markdown" or (lines is not None and link.line not in lines):
+            continue
+        if link_name(link.target) in {link_name(i) for i in policy.to_be}:
+            continue
+        found = look.review(link, allow_new=policy.new)
+        if isinstance(found, LinkProblem):
+            review.problems.append(found)
+        elif found is not None and link.raw in written[link.line - 1]:
+            if written[link.line - 1].lstrip().startswith("|") and "\\|" not in found.after:
+                found = replace(found, after=found.after.replace("|", "\\|"))  # a table row
+            written[link.line - 1] = written[link.line - 1].replace(link.raw, found.after, 1)
+            review.changes.append(found)
+    review.text = "\n".join(written)
+    return review
+
+
+def review_data(review: LinkReview) -> dict[str, Any]:
+    """A review as JSON (``links --check --json``, the MCP ``check_links`` tool)."""
+    return {"text": review.text, "changes": [asdict(c) for c in review.changes],
+            "refused": [asdict(p) | {"candidates": list(p.candidates)} for p in review.problems]}
+
+
+def review_text(data: dict[str, Any]) -> str:
+    """A review for people: each change, each refusal with its candidates, then the text."""
+    rows = [f"line {c['line']}: {c['before']} -> {c['after']} ({c['why']})"
+            for c in data["changes"]]
+    rows += [f"line {p['line']}: {p['link']} refused: {p['why']}"
+             + (f"; did you mean {' or '.join(f'[[{c}]]' for c in p['candidates'])}?"
+                if p["candidates"] else "") for p in data["refused"]]
+    if not rows:
+        return "Every link can be written as it is."
+    return "\n".join(rows) + ("\n\n" + data["text"] if data["changes"] else "")
+
+
+class _Lookup:
+    """Where one text's links go, with the notes it links that resolve to one note."""
+
+    def __init__(self, vault: Vault, source: str, note: Note) -> None:
+        self.vault = vault
+        self.source = source
+        self.folder = source.rpartition("/")[0]
+        self.sure = {found for link in note.links if link.kind != "markdown"
+                     for found in [self.one_note(link.target)] if found}
+
+    def one_note(self, target: str) -> str | None:
+        """The note ``target`` resolves to, if it resolves to one without doubt."""
+        found, ambiguous = self.resolver(target).resolve(target, self.source)
+        return found if found in self.vault.notes and not ambiguous else None
+
+    def resolver(self, target: str) -> Resolver:
+        """A resolver over the notes ``target`` may reach by its file name."""
+        return Resolver(notes_named(self.vault.index.store, target), [])
+
+    def review(self, link: Link, *, allow_new: bool) -> LinkChange | LinkProblem | None:
+        """What to write for ``link``: a change, a refusal, or None to keep it."""
+        target = link.target
+        if not target.strip() or _attachment(target):
+            return None
+        found, ambiguous = self.resolver(target).resolve(target, self.source)
+        if found is not None and found in self.vault.notes:
+            if ambiguous:
+                return self.among(link, notes_named(self.vault.index.store, target))
+            return self.tidied(link, found)
+        aliased = [i for i in named(self.vault.index.store, " ".join(target.split()))
+                   if i in self.vault.notes]
+        if aliased:
+            return self.among(link, aliased, alias=True)
+        return self.near(link, allow_new=allow_new)
+
+    def tidied(self, link: Link, found: str) -> LinkChange | None:
+        """``link`` naming ``found`` as the note names itself (case, spaces), if it does not."""
+        name = found.rpartition("/")[2]
+        meant = found if "/" in link.target.strip("/") else name
+        tidy = self.change(link, meant, link.alias, f"the note is named {name!r}")
+        return None if tidy.after == link.raw else tidy
+
+    def among(self, link: Link, ids: list[str], *, alias: bool = False
+              ) -> LinkChange | LinkProblem | None:
+        """``link`` to the one of ``ids`` the text means, or refused with them."""
+        meant = self.meant(ids)
+        if meant is None:
+            return LinkProblem(link.line, link.raw, f"{len(ids)} notes are named "
+                               f"{link.target.strip()!r}", tuple(ids))
+        if not alias and len(ids) == 1:
+            return self.tidied(link, meant)
+        shown = link.alias or (link.target.strip() if alias else None)
+        why = (f"{link.target.strip()!r} is an alias of {meant}, and Obsidian resolves no "
+               "link by alias") if alias else f"{len(ids)} notes have this name; this one " \
+            "is in the same folder or linked with the rest of the text"
+        return self.change(link, self.vault.index.resolver.link_text(self.source, meant,
+                                                                      "shortest"
+                                                                      if alias else
+                                                                      "absolute")[2:-2],
+                           shown, why)
+
+    def meant(self, ids: list[str]) -> str | None:
+        """The one of ``ids`` this text means: the only one, the one in its folder, or the
+        one linked with a note it links."""
+        if len(ids) == 1:
+            return ids[0]
+        here = [i for i in ids if i.rpartition("/")[0] == self.folder]
+        if len(here) == 1:
+            return here[0]
+        graph = self.vault.graph
+        linked = [i for i in ids if i in graph and any(
+            graph.has_edge(i, other) or graph.has_edge(other, i) for other in self.sure)]
+        return linked[0] if len(linked) == 1 else None
+
+    def near(self, link: Link, *, allow_new: bool) -> LinkChange | LinkProblem | None:
+        """``link`` to no note: the note whose name it is but for punctuation and spacing, or
+        refused when close to some (unless ``allow_new``), else kept."""
+        target = link.target.strip()
+        names = self.names()
+        close = names.lookup.closest(target, limit=CANDIDATES, cutoff=CLOSE)
+        same = [i for i in close if any(_bare(n) == _bare(target) for n in names.of[i])]
+        if len(same) == 1:
+            written = next(n for n in names.of[same[0]] if _bare(n) == _bare(target))
+            title = same[0].rpartition("/")[2]
+            alias = link.alias or (written if written != title else None)
+            return self.change(link, self.vault.index.resolver.link_text(
+                self.source, same[0], "shortest")[2:-2], alias,
+                f"{target!r} is how {same[0]} is named but for punctuation and spacing")
+        if close and not allow_new:
+            return LinkProblem(link.line, link.raw, f"no note is named {target!r}",
+                               tuple(close))
+        return None
+
+    def names(self) -> _Names:
+        """Every note's title and aliases, read once per state of the vault."""
+        key = ("link names", self.vault.store.sources_generation())
+        found = self.vault.derived.get(key)
+        if not isinstance(found, _Names):
+            every = every_name(self.vault.index.store)
+            found = self.vault.derived[key] = _Names(NameIndex(every), every)
+        return found
+
+    def change(self, link: Link, target: str, alias: str | None, why: str) -> LinkChange:
+        """The change writing ``link`` to ``target`` (its heading or block and embed kept)."""
+        sub = f"#{link.subpath.removeprefix('#')}" if link.subpath else ""
+        shown = f"|{alias}" if alias and alias != target.rpartition("/")[2] else ""
+        after = f"{'!' if link.embed else ''}[[{target}{sub}{shown}]]"
+        return LinkChange(link.line, link.raw, after, why)
+
+
+class _Names(NamedTuple):
+    """Every note's title and aliases: to look a name up, and by note id."""
+
+    lookup: NameIndex
+    of: dict[str, list[str]]
+
+
+def _bare(name: str) -> str:
+    """A name without case, punctuation or spacing: ``Lucy-Tan`` and ``lucy tan`` are one."""
+    return NOT_WORD.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+def _attachment(target: str) -> bool:
+    """True when ``target`` names a file other than a note (``diagram.png``, not
+    ``Release 1.2``)."""
+    name = target.strip().rpartition("/")[2]
+    return "." in name and name.rpartition(".")[2].lower() in ATTACHMENTS
