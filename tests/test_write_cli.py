@@ -112,8 +112,8 @@ def test_new_note_from_template_with_fields_and_links(sample: Path) -> None:
     text = (sample / "People" / "Ana Ruiz.md").read_text()
     assert text == ("---\ntype: person\naliases: []\nrole: designer\norg: \"[[DataFlow]]\"\n"
                     "timezone:\ntags: [person]\nhours: 20\nprojects:\n  - \"[[DataFlow]]\"\n"
-                    "  - \"[[Invoice Inbox]]\"\n---\n# Ana Ruiz\n\n## About\n\n## Working with\n"
-                    "\nJoined for the pilot UI.\n")
+                    "  - \"[[Invoice Inbox]]\"\n---\n# Ana Ruiz\n\nJoined for the pilot UI.\n\n"
+                    "## About\n\n## Working with\n")  # the body opens the note
     note = Vault(sample).note("Ana Ruiz")
     assert [link.resolved for link in note.links] == [
         "Projects/DataFlow", "Projects/DataFlow", "Projects/Invoice Inbox"]
@@ -133,11 +133,13 @@ def test_decide_supersedes_marks_old_decision(sample: Path) -> None:
                        "Lucy Tan", "--supersedes", "Use PaddleOCR", "--rationale",
                        "Better on phone photos", *AT)
     assert code == 0
-    assert out == "created Decisions/Use Surya OCR.md\nupdated Decisions/Use PaddleOCR.md\n"
+    assert out == ("created Decisions/Use Surya OCR.md\n  status proposed: contexts list it "
+                   "among decisions once approved (vaultmem fact 'Decisions/Use Surya OCR' "
+                   "status approved)\nupdated Decisions/Use PaddleOCR.md\n")
     vault = Vault(sample)
     new, old = vault.note("Use Surya OCR"), vault.note("Use PaddleOCR")
     assert new.frontmatter["supersedes"] == "[[Use PaddleOCR]]"
-    assert (new.frontmatter["status"], new.frontmatter["date"]) == ("approved", "2026-11-29")
+    assert (new.frontmatter["status"], new.frontmatter["date"]) == ("proposed", "2026-11-29")
     assert (old.frontmatter["status"], old.frontmatter["superseded_by"]) == (
         "superseded", "[[Use Surya OCR]]")
     assert (sample / "Decisions" / "Use PaddleOCR.md").read_text().endswith(

@@ -43,7 +43,11 @@ def check_title(title: str) -> str:
         shown = " ".join(repr(c) for c in bad) or "'%%'"
         raise InvalidTitle(f"title {title!r} contains {shown}, which cannot be in a note name "
                            "(Obsidian links and paths use them); rephrase the title")
-    if not text or text.startswith(".") or ".." in text or text.endswith("."):
+    if text.endswith(".") and text.strip("."):
+        raise InvalidTitle(f"title {title!r} ends with '.', which a file name cannot end with "
+                           f"on Windows (where the vault may sync); write {text.rstrip('.')!r} "
+                           "or spell the name out")
+    if not text or text.startswith(".") or ".." in text:
         raise InvalidTitle(f"title {title!r} is empty, hidden or uses '..'; choose another title")
     if text.split(".")[0].upper() in RESERVED or len(text.encode("utf-8")) > MAX_TITLE_BYTES:
         raise InvalidTitle(f"title {title!r} is a reserved device name or longer than "

@@ -109,3 +109,44 @@ class NameIndex:
                     and not other_words(name, h[0])]
         ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
         return list(dict.fromkeys(key.split("\x00")[0] for _, _, key in ordered))[:limit]
+
+
+def name_variant(a: str, b: str) -> bool:
+    """True when two names of two words or more are one name written another way: the words
+    reordered (``Tan Lucy``), a word as its initial (``Lucy T.``, ``L. Tan``), or a middle
+    name dropped (``Lucy Tan`` of ``Lucy Mei Tan``).
+
+    >>> name_variant("Tan Lucy", "Lucy Tan"), name_variant("Lucy T.", "Lucy Tan")
+    (True, True)
+    >>> name_variant("Lucy Tan", "Lucy Mei Tan"), name_variant("Lucy Tan", "Lucy Tang")
+    (True, False)
+    >>> name_variant("Priya Shah", "Priya Nair"), name_variant("L. T.", "Lucy Tan")
+    (False, False)
+    """
+    left, right = _name_words(a), _name_words(b)
+    if len(left) < 2 or len(right) < 2 or left == right:
+        return False
+    if sorted(left) == sorted(right):
+        return True
+    if len(left) == len(right):
+        pairs = list(zip(left, right, strict=True))
+        return any(x == y and len(x) > 1 for x, y in pairs) and all(
+            x == y or _initial_of(x, y) or _initial_of(y, x) for x, y in pairs)
+    short, long = sorted((left, right), key=len)
+    return short[0] == long[0] and short[-1] == long[-1] and _in_order(short, long)
+
+
+def _name_words(name: str) -> list[str]:
+    """A name's words, case-folded, without the dot of an initial."""
+    return [w for w in WORDS.findall(name.casefold()) if w]
+
+
+def _initial_of(initial: str, word: str) -> bool:
+    """True when ``initial`` is one letter that ``word`` (a whole word) starts with."""
+    return len(initial) == 1 and len(word) > 1 and word.startswith(initial)
+
+
+def _in_order(short: list[str], long: list[str]) -> bool:
+    """True when the words of ``short`` appear in ``long`` in the same order."""
+    rest = iter(long)
+    return all(word in rest for word in short)

@@ -30,6 +30,7 @@ from .suggestions import loose_key
 from .winners import finding_id
 
 SIMILAR = 92
+DECLARED = "possible_duplicate_of"
 SHORT = 5
 SAME_WORDS = 0.6  # share of the two notes' distinct terms in common: the same entry twice
 SURE_WORDS = 0.8  # ... so many that there is little doubt
@@ -75,8 +76,31 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
     alike = [f for found in current.values() for f in found
              if not _other_kinds(properties(f.notes[0]), properties(f.notes[1]))
              and not _parallel(f.notes[0], f.notes[1], names)]
-    return [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None] \
+    found = [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None]
+    seen = {tuple(f.notes) for f in found}
+    return found + [f for f in _declared(metas) if tuple(f.notes) not in seen] \
         + alias_clashes(metas, kin, vault_of)
+
+
+def _declared(metas: dict[str, Meta]) -> list[Finding]:
+    """The pairs a note says it may duplicate (``possible_duplicate_of``, written by
+    ``new --force`` when a note is named like another)."""
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for note_id in metas:
+        by_name[note_id.rsplit("/", 1)[-1].casefold()].append(note_id)
+    found = []
+    for note_id, meta in metas.items():
+        for fact in meta.facts:
+            if fact.attribute != DECLARED or not isinstance(fact.value, str):
+                continue
+            target = fact.value.strip().strip("[]").split("|")[0].split("#")[0].strip()
+            other = target if target in metas else next(iter(
+                by_name.get(target.rsplit("/", 1)[-1].casefold(), [])), None)
+            if other is not None and other != note_id:
+                first, second = sorted((note_id, other))
+                found.append(_duplicate(first, second, 100.0,
+                                        f"[[{note_id}]] was created as a possible duplicate"))
+    return found
 
 
 def _names_by_folder(metas: dict[str, Meta]) -> dict[str, set[str]]:
@@ -183,10 +207,11 @@ def _block(ids: list[str]) -> list[Finding]:
     return found
 
 
-def _duplicate(first: str, second: str, score: float) -> Finding:
-    """One duplicate pair."""
+def _duplicate(first: str, second: str, score: float, why: str = "") -> Finding:
+    """One duplicate pair (``why``: how it was found, else how alike the two are)."""
+    why = why or f"{score:.0f}% alike"
     return Finding(finding_id("duplicate", first, second), "duplicate", [first, second],
-                   f"[[{first}]] and [[{second}]] look like the same entry ({score:.0f}% alike)",
+                   f"[[{first}]] and [[{second}]] look like the same entry ({why})",
                    "merge them by hand, or rename one; vaultmem never merges notes", None,
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
 

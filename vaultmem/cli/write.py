@@ -171,7 +171,7 @@ def fact(vault: Vault, entity: str, attribute: str, value: str, source: str | No
 @click.option("--by", metavar="PERSON", help="Who decided.")
 @click.option("--supersedes", metavar="DECISION", help="The decision this one replaces.")
 @click.option("--rationale", help="Why, in one sentence.")
-@click.option("--status", default="approved", show_default=True,
+@click.option("--status", default="proposed", show_default=True,
               type=click.Choice(["proposed", "approved", "rejected"]))
 @click.option("--alternative", "alternatives", multiple=True, help="An option not taken.")
 @click.option("--body", help="Text added after the template's body.")

@@ -70,7 +70,7 @@ class WriteTools(Tools):
         supersedes: Annotated[str | None, Field(description="The earlier decision this one "
                                                 "replaces (it is marked superseded).")] = None,
         rationale: Annotated[str | None, Field(description="Why, in one sentence.")] = None,
-        status: Literal["proposed", "approved", "rejected"] = "approved",
+        status: Literal["proposed", "approved", "rejected"] = "proposed",
         alternatives: Annotated[list[str] | None, Field(description="Options not "
                                                         "taken.")] = None,
         body: Body = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -14,15 +15,17 @@ from ..index.lookup import notes_of_type
 from ..model import Note
 from ..names import check_title
 from ..read.frontmatter import normalise
+from ..similar_names import name_variant
 from ..vault import Vault
 from .apply import Check, WriteResult, apply, guard
 from .props import Value, set_properties
-from .sections import append_text, append_to_section
+from .sections import append_to_section, insert_before_sections
 from .templates import builtin_names, render, template_text
 
 FUZZY_MIN = 90
 RULE = "Rule"  # the section of a lesson note its rule is written in (and read from)
 SHORT_NAME = 5
+DUPLICATE_OF = "possible_duplicate_of"  # set by new --force on a note named like another
 
 
 class DuplicateNote(VaultmemError):
@@ -30,7 +33,9 @@ class DuplicateNote(VaultmemError):
 
 
 def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
-    """An existing note named or aliased ``title`` (any type), or a near-identical one of ``kind``.
+    """An existing note named or aliased ``title`` (any type), or one of ``kind`` named alike:
+    near-identical, or the same name written another way (``Tan Lucy``, ``Lucy T.``, a middle
+    name dropped: :func:`~vaultmem.similar_names.name_variant`).
 
     Names shorter than five characters only match exactly (``Ana`` is not ``Ann``).
     """
@@ -38,8 +43,10 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
     for note in vault.notes.values():
         if wanted in {note.title.casefold(), *(a.casefold() for a in note.aliases)}:
             return note
-    if len(title) < SHORT_NAME:
-        return None
+    variant = next((note for note in vault.notes.values() if note.type == kind and any(
+        name_variant(title, name) for name in (note.title, *note.aliases))), None)
+    if variant is not None or len(title) < SHORT_NAME:
+        return variant
     names = {f"{n.id}\x00{name}": name for n in vault.notes.values() if n.type == kind
              for name in (n.title, *n.aliases) if len(name) >= SHORT_NAME}
     best = process.extractOne(title, names, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
@@ -104,12 +111,14 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     if folder is None or kind not in builtin_names():
         known = sorted(set(builtin_names()) & set(vault.config.folders))
         raise UsageError(f"cannot create notes of type {kind!r}; known types: {', '.join(known)}")
-    stem = check_title(title)
-    rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
-    duplicate = None if force else find_duplicate(vault, kind, title)
-    if duplicate is not None:
+    duplicate = find_duplicate(vault, kind, title)
+    if duplicate is not None and not force:
         raise DuplicateNote(f"a note like {title!r} exists: did you mean [[{duplicate.id}]]? "
                             "(--force to create anyway)")
+    stem = check_title(title)
+    rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
+    if duplicate is not None:  # created anyway: both stay flagged until one is merged
+        links[DUPLICATE_OF] = [duplicate.id]
     when = when or clock.now()
     props = _props(vault, rel[:-3], fields, links)
     text = set_properties(render(template_text(vault.config, kind), vault.config, title, when),
@@ -121,16 +130,21 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
             raise DuplicateNote(f"{rel} already exists; vaultmem never overwrites a note")
         return text
 
-    return apply(vault, rel, create, action="created", check=_expect(kind, props),
-                 dry_run=dry_run)
+    result = apply(vault, rel, create, action="created", check=_expect(kind, props),
+                   dry_run=dry_run)
+    if duplicate is not None:
+        result.messages.append(f"named like [[{duplicate.id}]]: both are listed by `vaultmem "
+                               "conflicts` as a possible duplicate until one is merged")
+    return result
 
 
 def _with_body(text: str, body: str | None, section: str | None) -> str:
-    """The new note's text with ``body`` under ``## section``, or at the end."""
+    """The new note's text with ``body`` under ``## section``, or as its opening text (above
+    the template's sections, not under its last one)."""
     if not body or not body.strip():
         return text
     if section is None:
-        return append_text(text, body.rstrip("\n") + "\n")
+        return insert_before_sections(text, body)
     return append_to_section(text, section, body.strip("\n").splitlines())
 
 
@@ -156,7 +170,7 @@ def supersede(vault: Vault, old: Note, new_id: str, *, when: dt.date,
 
 def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
            supersedes: str | None = None, rationale: str | None = None,
-           status: str = "approved", alternatives: Sequence[str] = (), body: str | None = None,
+           status: str = "proposed", alternatives: Sequence[str] = (), body: str | None = None,
            force: bool = False, dry_run: bool = False,
            when: dt.datetime | None = None) -> list[WriteResult]:
     """Record a decision; ``supersedes`` also marks the older decision superseded."""
@@ -173,6 +187,10 @@ def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
     links = {"decided_by": [by] if by else [], "supersedes": [old.id] if old else []}
     results = [new_note(vault, "decision", title, fields=fields, links=links, body=body,
                         force=force, dry_run=dry_run, when=when)]
+    if status == "proposed":
+        results[0].messages.append(f"status proposed: contexts list it among decisions once "
+                                   f"approved (vaultmem fact {shlex.quote(results[0].id)} "
+                                   "status approved)")
     if old is not None:
         results.append(supersede(vault, old, results[0].id, when=when.date(), dry_run=dry_run))
     return results

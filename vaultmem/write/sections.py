@@ -109,3 +109,20 @@ def append_text(text: str, block: str) -> str:
     body = "".join(lines)
     gap = nl if body.strip() and not body.endswith(nl + nl) else ""
     return body + gap + block.replace("\n", nl)
+
+
+def insert_before_sections(text: str, block: str) -> str:
+    """``block`` above the note's first section (its first heading below the title), as the
+    note's opening text; appended when the note has no section.
+
+    >>> insert_before_sections("# Lucy\\n\\n## About\\n", "Founder.")
+    '# Lucy\\n\\nFounder.\\n\\n## About\\n'
+    """
+    sections = [line for line, level, _, _ in _headings(text) if level >= 2]
+    if not sections:
+        return append_text(text, block)
+    lines, nl = _lines(text)
+    at = sections[0]
+    new = [line + nl for line in block.strip("\n").split("\n")] + [nl]
+    lines[at:at] = ([nl] if at and lines[at - 1].strip() else []) + new
+    return "".join(lines)
