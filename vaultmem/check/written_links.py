@@ -11,7 +11,7 @@ Each link to a note (an attachment's is left alone) is read by the note parser, 
 - it resolves to no note but is a note's alias: ``[[Lucy]]`` -> ``[[People/Lucy Tan|Lucy]]``
   (Obsidian never resolves a link by alias); the same when it is a title or alias written with
   other punctuation or spacing (``[[Lucy-Tan]]``);
-- it is close to a note's name (a typo, a surname dropped, words added: ``NameIndex`` at
+- it is close to a note's name (a typo, a surname dropped, words added: WRatio at
   ``CLOSE``) but no note's: refused with "did you mean", unless ``LinkPolicy.new`` says the
   text links a note still to be written;
 - else it is a link to a note still to be written, as Obsidian allows: kept.
@@ -24,18 +24,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..index.link_rows import notes_named
-from ..index.lookup import every_name, named
+from ..index.lookup import every_alias, named
 from ..model import Link, Note
 from ..read.resolve import Resolver, link_name
-from ..similar_names import NameIndex
 from ..vault import Vault
 
 CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
-CANDIDATES = 3
+CANDIDATES = 5
 NOT_WORD = re.compile(r"[\W_]+")
 ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf",
                          "mp3", "wav", "m4a", "ogg", "flac", "mp4", "webm", "mov", "mkv",
@@ -209,10 +209,10 @@ class _Lookup:
         refused when close to some (unless ``allow_new``), else kept."""
         target = link.target.strip()
         names = self.names()
-        close = names.lookup.closest(target, limit=CANDIDATES, cutoff=CLOSE)
-        same = [i for i in close if any(_bare(n) == _bare(target) for n in names.of[i])]
+        close = names.closest(target)
+        same = [i for i in close if any(_bare(n) == _bare(target) for n in names.of(i))]
         if len(same) == 1:
-            written = next(n for n in names.of[same[0]] if _bare(n) == _bare(target))
+            written = next(n for n in names.of(same[0]) if _bare(n) == _bare(target))
             title = same[0].rpartition("/")[2]
             alias = link.alias or (written if written != title else None)
             return self.change(link, self.vault.index.resolver.link_text(
@@ -224,12 +224,11 @@ class _Lookup:
         return None
 
     def names(self) -> _Names:
-        """Every note's title and aliases, read once per state of the vault."""
+        """Every note's file name and aliases, read once per state of the vault."""
         key = ("link names", self.vault.store.sources_generation())
         found = self.vault.derived.get(key)
         if not isinstance(found, _Names):
-            every = every_name(self.vault.index.store)
-            found = self.vault.derived[key] = _Names(NameIndex(every), every)
+            found = self.vault.derived[key] = _Names.read(self.vault)
         return found
 
     def change(self, link: Link, target: str, alias: str | None, why: str) -> LinkChange:
@@ -240,11 +239,37 @@ class _Lookup:
         return LinkChange(link.line, link.raw, after, why)
 
 
-class _Names(NamedTuple):
-    """Every note's title and aliases: to look a name up, and by note id."""
+class _Names:
+    """Every note's file name and aliases (titles read from the ids, not by decoding each
+    note), looked up whole: one rapidfuzz pass over ten thousand names costs a few
+    milliseconds, less than building a gram index for one lookup."""
 
-    lookup: NameIndex
-    of: dict[str, list[str]]
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self.pairs = pairs  # (note id, name)
+        self.by_note: dict[str, list[str]] = defaultdict(list)
+        for note_id, name in pairs:
+            self.by_note[note_id].append(name)
+
+    @classmethod
+    def read(cls, vault: Vault) -> _Names:
+        """The names of ``vault``'s notes."""
+        aliases = every_alias(vault.store)
+        return cls([(note_id, name) for note_id in vault.notes
+                    for name in (note_id.rpartition("/")[2], *aliases.get(note_id, ()))])
+
+    def of(self, note_id: str) -> list[str]:
+        """A note's file name and aliases."""
+        return self.by_note.get(note_id, [])
+
+    def closest(self, name: str) -> list[str]:
+        """The notes whose names are most like ``name`` (WRatio >= ``CLOSE``), best first,
+        at most ``CANDIDATES``."""
+        from rapidfuzz import fuzz, process  # loaded by a lookup, not by every writer
+
+        hits = process.extract(name, [n for _, n in self.pairs], scorer=fuzz.WRatio,
+                               processor=str.casefold, score_cutoff=CLOSE, limit=None)
+        ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
+        return list(dict.fromkeys(self.pairs[at][0] for _, _, at in ordered))[:CANDIDATES]
 
 
 def _bare(name: str) -> str:

@@ -103,10 +103,11 @@ def diff_of(rel: str, before: str | None, after: str) -> str:
 
 
 def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
-            check: Check | None, links: list[LinkChange] | None = None
-            ) -> Callable[[str | None], str | None]:
+            check: Check | None, links: list[LinkChange] | None = None,
+            template: str | None = None) -> Callable[[str | None], str | None]:
     """``change`` followed by reviewing the links it adds (those written otherwise go to
-    ``links``), parsing the new text and running ``check`` on it."""
+    ``links``; a new note's lines of ``template``, the owner's, are not its own), parsing the
+    new text and running ``check`` on it."""
 
     def run(text: str | None) -> str | None:
         after = change(text)
@@ -118,7 +119,8 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
         problem = _unusable_frontmatter(text, after, had) or _new_problems(meant, had) or (
             check(meant) if check else None)  # what was meant, before its links are reviewed
         if not problem and not meant.generated:  # a generated note's links are vaultmem's
-            after = _links_reviewed(vault, rel, text, after, links)
+            after = _links_reviewed(vault, rel, text if text is not None else template,
+                                    after, links)
             problem = _new_problems(parse_note(rel, after.encode("utf-8"), vault.config), had)
         if problem:
             raise WriteRefused(f"{rel}: {problem}; nothing was written")
@@ -194,10 +196,12 @@ def _properties(text: str) -> list[str] | None:
 
 
 def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
-          action: str, check: Check | None = None, dry_run: bool = False) -> WriteResult:
-    """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it."""
+          action: str, check: Check | None = None, dry_run: bool = False,
+          template: str | None = None) -> WriteResult:
+    """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it;
+    ``template``: the text a new note starts from (its links are the owner's)."""
     links: list[LinkChange] = []
-    run = checked(vault, rel, change, check, links)
+    run = checked(vault, rel, change, check, links, template)
     note_id = rel.removesuffix(".md")
     if dry_run:
         before = read_text(vault.root, rel)  # a dry run refuses what the write would

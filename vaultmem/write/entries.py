@@ -121,8 +121,8 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
         links[DUPLICATE_OF] = [duplicate.id]
     when = when or clock.now()
     props = _props(vault, rel[:-3], fields, links)
-    text = set_properties(render(template_text(vault.config, kind), vault.config, title, when),
-                          props)
+    template = render(template_text(vault.config, kind), vault.config, title, when)
+    text = set_properties(template, props)
     text = _with_body(text, body, section)
 
     def create(old: str | None) -> str:
@@ -131,7 +131,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
         return text
 
     result = apply(vault, rel, create, action="created", check=_expect(kind, props),
-                   dry_run=dry_run)
+                   dry_run=dry_run, template=template)
     if duplicate is not None:
         result.messages.append(f"named like [[{duplicate.id}]]: both are listed by `vaultmem "
                                "conflicts` as a possible duplicate until one is merged")

@@ -58,16 +58,18 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     body = text.strip()
     block = f"{heading}\n" if body in name else f"{heading}\n{body}\n"
 
+    fresh = render(template_text(vault.config, "daily"), vault.config,
+                   rel[:-3].rsplit("/")[-1], when)
+
     def change(old: str | None) -> str:
-        base = old if old is not None else render(template_text(vault.config, "daily"),
-                                                  vault.config, rel[:-3].rsplit("/")[-1], when)
-        return append_text(base, block)
+        return append_text(old if old is not None else fresh, block)
 
     def check(note: Note) -> str | None:
         found = heading[4:] in [h.text for h in note.headings]
         return None if found else "the entry heading would not be a heading"
 
-    return apply(vault, rel, change, action="appended", check=check, dry_run=dry_run)
+    return apply(vault, rel, change, action="appended", check=check, dry_run=dry_run,
+                 template=fresh)
 
 
 def done_title(text: str) -> str:
@@ -94,7 +96,8 @@ def now_update(vault: Vault, action: str, text: str | None = None, *,
         board = edit(_now_base(vault, old, when))
         return set_property(board, "updated", when.date().isoformat()) if board != old else board
 
-    results = [apply(vault, NOW_PATH, change, action="updated", dry_run=dry_run)]
+    results = [apply(vault, NOW_PATH, change, action="updated", dry_run=dry_run,
+                     template=_now_base(vault, None, when))]
     if action == "done":
         done = (text or "").strip()
         results.append(append_daily(vault, done, title=done_title(done), when=when,
