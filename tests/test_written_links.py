@@ -96,3 +96,34 @@ def test_links_check_says_what_a_write_would_do(sample: Path) -> None:
     assert run(sample, "links", "--check", "Met [[Lucy Tan]]")[:2] == (
         0, "Every link can be written as it is.\n")
     assert hash_tree(sample) == before
+
+
+def test_a_templates_own_links_are_not_the_agents(sample: Path) -> None:
+    template = sample / "Templates" / "Daily.md"
+    template.write_text(template.read_text(encoding="utf-8") + "Plan with [[Lucy Tn]]\n",
+                        encoding="utf-8")
+    code, _, _ = run(sample, "daily", "Met [[Lucy]]", "--date", "2026-12-08", "--json")
+    assert code == 0
+    text = (sample / "Daily" / "2026-12-08.md").read_text(encoding="utf-8")
+    assert "Plan with [[Lucy Tn]]" in text and "Met [[Lucy Tan|Lucy]]" in text
+
+
+def test_link_mentions_links_the_first_plain_mention_of_people_and_projects(
+        vault: Vault) -> None:
+    text = ("---\nwith: Lucy Tan\n---\nLucy Tan and Rafael met about DataFlow; Lucy Tan again.\n"
+            "`DataFlow` in code, [[Priya Nair]] and Priya Nair.\n```\nLucy Tan\n```\n")
+    review = review_links(vault, text, source="Daily/x", policy=LinkPolicy(mentions=True))
+    assert review.text == ("---\nwith: Lucy Tan\n---\n[[Lucy Tan]] and Rafael met about "
+                           "[[DataFlow]]; Lucy Tan again.\n`DataFlow` in code, [[Priya Nair]] "
+                           "and Priya Nair.\n```\nLucy Tan\n```\n")
+    assert sorted(c.why for c in review.changes) == ["mentions People/Lucy Tan",
+                                                     "mentions Projects/DataFlow"]
+    assert review_links(vault, text, source="Daily/x").text == text
+
+
+def test_daily_link_mentions(sample: Path) -> None:
+    code, out, _ = run(sample, "daily", "Called Marco Diaz about pricing", "--link-mentions",
+                       "--json")
+    assert code == 0
+    path = json.loads(out)["results"][0]["path"]
+    assert "Called [[Marco Diaz]] about pricing" in (sample / path).read_text(encoding="utf-8")

@@ -151,8 +151,8 @@ def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
              if kind not in NOT_TEXT]
     lines = vault.note_text(note_id).split("\n")
     runs = {run for span in spans for line in lines[span.start - 1:span.end]
-            for run in _runs(line)}
-    names = _names_among(store, runs)
+            for run in word_runs(line)}
+    names = names_among(store, runs)
     names = {name: target for name, target in names.items() if target != note_id}
     if not names:
         return []
@@ -219,7 +219,7 @@ def _in_quotes(line: str, start: int, end: int) -> bool:
     return line[:start].count('"') % 2 == 1 or line[:start].count("'") % 2 == 1
 
 
-def _runs(line: str) -> Iterator[str]:
+def word_runs(line: str) -> Iterator[str]:
     """The runs of words of ``line`` a name could be, case-folded: up to ``LONGEST_WORDS``
     words with the punctuation at their ends taken off, and the pieces of each CJK run."""
     words = line.split()
@@ -234,7 +234,7 @@ def _runs(line: str) -> Iterator[str]:
                 yield run[at:end]
 
 
-def _names_among(store: Store, runs: set[str]) -> dict[str, str]:
+def names_among(store: Store, runs: set[str]) -> dict[str, str]:
     """The titles and aliases (as written) among ``runs``, each with its note; a name that
     several notes hold is left out (which one the words mean is not known)."""
     held: dict[str, set[tuple[str, str]]] = {}

@@ -37,6 +37,7 @@ from ..vault import Vault
 CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
 CANDIDATES = 5
 NOT_WORD = re.compile(r"[\W_]+")
+MENTIONED = frozenset({"person", "project"})  # the notes whose mentions --link-mentions links
 ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf",
                          "mp3", "wav", "m4a", "ogg", "flac", "mp4", "webm", "mov", "mkv",
                          "canvas", "base", "excalidraw", "csv", "txt", "json", "zip"})
@@ -108,8 +109,42 @@ def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None
                 found = replace(found, after=found.after.replace("|", "\\|"))  # a table row
             written[link.line - 1] = written[link.line - 1].replace(link.raw, found.after, 1)
             review.changes.append(found)
+    if policy.mentions:
+        _link_mentions(vault, source, note, written, lines, review, look.sure)
     review.text = "\n".join(written)
     return review
+
+
+def _link_mentions(vault: Vault, source: str, note: Note, written: list[str],
+                   lines: set[int] | None, review: LinkReview, linked: set[str]) -> None:
+    """Link the first plain-text mention of each person and project the text names and does
+    not link (``linked``) yet, not in its properties, a code block, a code span or a link."""
+    from .mentions import link_for, names_among, pattern, prose, word_runs
+
+    done = linked | {source}
+    body = _body_start(written)
+    fenced = False
+    for number, line in enumerate(written, 1):
+        fenced ^= line.lstrip().startswith(("```", "~~~"))
+        if fenced or number < body or (lines is not None and number not in lines):
+            continue
+        raws = [c.after for c in review.changes if c.line == number] + [
+            link.raw for link in note.links if link.line == number]
+        text = prose(line, raws)
+        names = {name: target for name, target in names_among(
+            vault.store, set(word_runs(text))).items()
+            if target not in done and vault.notes[target].type in MENTIONED}
+        for name, target in sorted(names.items(), key=lambda item: -len(item[0])):
+            found = pattern(name).search(text) if target not in done else None
+            if found is None:
+                continue
+            done.add(target)
+            link = link_for(vault.index.resolver.link_text(source, target, "shortest"),
+                            found.group())
+            written[number - 1] = line = line[:found.start()] + link + line[found.end():]
+            text = text[:found.start()] + " " * len(link) + text[found.end():]
+            review.changes.append(LinkChange(number, found.group(), link,
+                                             f"mentions {target}"))
 
 
 def review_data(review: LinkReview) -> dict[str, Any]:
@@ -270,6 +305,15 @@ class _Names:
                                processor=str.casefold, score_cutoff=CLOSE, limit=None)
         ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
         return list(dict.fromkeys(self.pairs[at][0] for _, _, at in ordered))[:CANDIDATES]
+
+
+def _body_start(lines: list[str]) -> int:
+    """The 1-based line a note's body starts on (after its frontmatter, if any)."""
+    if lines and lines[0].strip() == "---":
+        closing = next((at for at, line in enumerate(lines[1:], 2)
+                        if line.strip() in ("---", "...")), None)
+        return closing + 1 if closing else 1
+    return 1
 
 
 def _bare(name: str) -> str:

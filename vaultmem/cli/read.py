@@ -137,9 +137,12 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
               help="The note it goes to (its folder decides between notes of one name).")
 @click.option("--new-link", is_flag=True,
               help="A link close to an existing note's name is to a new note: keep it.")
+@click.option("--link-mentions", is_flag=True,
+              help="Also link the first plain-text mention of each person and project.")
 @json_option
 @with_vault
-def links_command(vault: Vault, text: str, note: str, new_link: bool, as_json: bool) -> None:
+def links_command(vault: Vault, text: str, note: str, new_link: bool, link_mentions: bool,
+                  as_json: bool) -> None:
     """Check the [[links]] of a text before writing it: what each write command would write
     instead (an alias as [[Note|Alias]], a name as the note spells it), and the links it would
     refuse, with the notes they may mean. Exit 1 when one would be refused.
@@ -150,7 +153,7 @@ def links_command(vault: Vault, text: str, note: str, new_link: bool, as_json: b
     """
     given = sys.stdin.read() if text == "-" else text
     review = review_links(vault, given, source=vault.note(note).id if note else "",
-                          policy=LinkPolicy(new=new_link))
+                          policy=LinkPolicy(new=new_link, mentions=link_mentions))
     emit(review_data(review), review_text, as_json)
     if review.problems:
         sys.exit(1)

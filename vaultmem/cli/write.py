@@ -25,8 +25,8 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def wrapper(*args: Any, date: str | None, time: str | None, keep_links: bool,
-                new_link: bool, **kwargs: Any) -> Any:
-        with link_policy(LinkPolicy(keep=keep_links, new=new_link)):
+                new_link: bool, link_mentions: bool, **kwargs: Any) -> Any:
+        with link_policy(LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions)):
             return func(*args, when=when_of(date, time), **kwargs)
 
     for option in reversed([
@@ -37,6 +37,8 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Write links as given (no link is rewritten or refused)."),
         click.option("--new-link", is_flag=True,
                      help="A link close to an existing note's name is to a new note: keep it."),
+        click.option("--link-mentions", is_flag=True,
+                     help="Also link the first plain-text mention of each person and project."),
     ]):
         wrapper = option(wrapper)
     return json_option(wrapper)

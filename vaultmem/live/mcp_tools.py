@@ -49,13 +49,16 @@ KeepLinks = Annotated[bool, Field(description="True: write [[links]] as given; n
                                   "rewritten or refused.")]
 NewLink = Annotated[bool, Field(description="True: a [[link]] close to an existing note's name "
                                 "is to a new note; keep it.")]
+LinkMentions = Annotated[bool, Field(description="True: also link the first plain-text "
+                                     "mention of each person and project.")]
 Source = Annotated[str | None, Field(description="The note it was learned from (e.g. a daily "
                                                  "note '2026-11-26').")]
 
 
-def links_as(keep_links: bool, new_link: bool) -> contextlib.AbstractContextManager[None]:
+def links_as(keep_links: bool, new_link: bool,
+             link_mentions: bool = False) -> contextlib.AbstractContextManager[None]:
     """The link policy of one writing tool call."""
-    return link_policy(LinkPolicy(keep=keep_links, new=new_link))
+    return link_policy(LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions))
 
 
 def compact(data: Any) -> str:

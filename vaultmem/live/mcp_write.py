@@ -13,6 +13,7 @@ from .mcp_tools import (
     Field,
     Force,
     KeepLinks,
+    LinkMentions,
     NewLink,
     Source,
     Tools,
@@ -32,9 +33,10 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Append a timestamped entry to today's daily note."""
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written([journal.append_daily(vault, text, title=title, when=moment(),
                                                       dry_run=dry_run)])
 
@@ -53,9 +55,10 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written([facts.record_fact(vault, entity, attribute, value, source=source,
                                                    confidence=confidence, valid_from=valid_from,
                                                    when=moment(), dry_run=dry_run)])
@@ -78,9 +81,10 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Record a decision note."""
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written(entries.decide(vault, title, topic=topic, by=by,
                                                supersedes=supersedes, rationale=rationale,
                                                status=status, alternatives=alternatives or (),
@@ -105,9 +109,10 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Record a lesson note for an agent."""
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written([entries.lesson(vault, title, agent=agent,
                                                 pattern_key=pattern_key,
                                                 applies_to=applies_to, source=source,
@@ -131,11 +136,12 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Log a correction, error or request; the third of a key becomes a lesson rule."""
         from ..curate.learn import learn
 
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
                                       action=action, agent=agent, area=area, when=moment(),
                                       dry_run=dry_run))
@@ -149,9 +155,10 @@ class WriteTools(Tools):
         dry_run: DryRun = False,
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """Change the NOW board."""
-        with self.fresh() as vault, links_as(keep_links, new_link):
+        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
             return self.written(journal.now_update(vault, action, text, when=moment(),
                                                    dry_run=dry_run))
 
@@ -161,9 +168,10 @@ class WriteTools(Tools):
         note: Annotated[str | None, Field(description="The note it goes to (its folder "
                                           "decides between notes of one name).")] = None,
         new_link: NewLink = False,
+        link_mentions: LinkMentions = False,
     ) -> str:
         """What the writing tools would do with the links of ``text``."""
         with self.fresh() as vault:
             review = review_links(vault, text, source=vault.note(note).id if note else "",
-                                  policy=LinkPolicy(new=new_link))
+                                  policy=LinkPolicy(new=new_link, mentions=link_mentions))
             return self.out(review_data(review))
