@@ -62,6 +62,15 @@ def test_a_write_rewrites_and_reports_its_links(sample: Path) -> None:
         ("[[Lucy]]", "[[Lucy Tan|Lucy]]"), ("[[dataflow]]", "[[DataFlow]]")]
     daily = (sample / result["path"]).read_text(encoding="utf-8")
     assert "Met [[Lucy Tan|Lucy]] about [[DataFlow]]" in daily
+    history = (sample / ".vaultmem" / "link-history.md").read_text(encoding="utf-8")
+    line = daily.split("\n").index(next(x for x in daily.split("\n") if "Met [[Lucy" in x)) + 1
+    assert history.splitlines()[-2:] == [
+        f"- 2026-11-29T10:00 [[{result['id']}]] line {line}: `[[Lucy]]` -> `[[Lucy Tan|Lucy]]` "
+        "('Lucy' is an alias of People/Lucy Tan, and Obsidian resolves no link by alias)",
+        f"- 2026-11-29T10:00 [[{result['id']}]] line {line}: `[[dataflow]]` -> `[[DataFlow]]` "
+        "(the note is named 'DataFlow')"]
+    assert run(sample, "daily", "Saw [[Lucy]]", "--dry-run")[0] == 0
+    assert (sample / ".vaultmem" / "link-history.md").read_text(encoding="utf-8") == history
 
 
 def test_a_refused_link_writes_nothing(sample: Path) -> None:

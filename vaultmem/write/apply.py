@@ -9,6 +9,7 @@ import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 
+from .. import clock
 from ..check.written_links import LinkChange, LinkPolicy, LinkProblem, review_links
 from ..errors import VaultmemError
 from ..model import Json, Note, Problem
@@ -23,6 +24,10 @@ Check = Callable[[Note], str | None]  # returns what is wrong, or None
 YAML_PROBLEM = "invalid YAML frontmatter: "  # how read.frontmatter words a YAML error
 
 
+LINK_HISTORY = ".vaultmem/link-history.md"
+LINK_HISTORY_HEADER = ("# Links vaultmem wrote otherwise than given\n\nOne line a link an agent "
+                       "wrote: when, the note, the line, what was given, what was written and "
+                       "why.\n\n")
 LINK_POLICY: contextvars.ContextVar[LinkPolicy | None] = contextvars.ContextVar(
     "link_policy", default=None)  # set by an interface for the writes of one call
 
@@ -215,7 +220,27 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
     if not done.changed:
         return WriteResult("unchanged", note_id, rel)
     messages = _link_lines(links) + confirm(vault, rel, done.after or "")
+    if links:
+        try:
+            update(vault.root, LINK_HISTORY, _logged(note_id, links))
+        except VaultmemError as exc:  # the note is written: say so, do not fail the write
+            messages.append(f"the links written otherwise were not added to {LINK_HISTORY}: "
+                            f"{exc}")
     return WriteResult(action, note_id, rel, messages=messages, links=links)
+
+
+def _logged(note_id: str, links: list[LinkChange]) -> Callable[[str | None], str]:
+    """The change adding one line a link to the history of links written otherwise
+    (``LINK_HISTORY``), links in code spans so none of them is a link there."""
+    when = clock.now().isoformat(timespec="minutes")
+
+    def add(old: str | None) -> str:
+        text = old if old is not None else LINK_HISTORY_HEADER
+        lines = [f"- {when} [[{note_id}]] line {c.line}: `{c.before}` -> `{c.after}` "
+                 f"({c.why})" for c in links]
+        return text + ("" if text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
+
+    return add
 
 
 def _link_lines(links: list[LinkChange]) -> list[str]:

@@ -12,7 +12,8 @@ from ..names import RESERVED
 WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
 
 
-OWN_FILES = {(".vaultmem", "ignored.txt")}  # the only hidden files vaultmem writes
+OWN_FILES = {(".vaultmem", "ignored.txt"), (".vaultmem", "link-history.md")}  # the only
+# hidden files vaultmem writes: the owner's ignore list, the links it wrote otherwise
 
 
 class OutsideVault(VaultmemError):
