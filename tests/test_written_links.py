@@ -27,6 +27,8 @@ NOTES = {
     "Sales/Plan.md": "# Plan\n",
     "Support/Plan.md": "# Plan\n",
     "Sales/Pipeline.md": "# Pipeline\n",
+    "People/Atlas.md": "---\ntype: person\n---\n# Atlas\n",
+    "Projects/Atlas.md": "---\ntype: project\n---\n# Atlas\n",
 }
 
 

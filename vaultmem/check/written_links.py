@@ -6,8 +6,9 @@ Each link to a note (an attachment's is left alone) is read by the note parser, 
 - it resolves to one note: kept; written in another case or with spaces around it, it takes
   the note's own name (``[[lucy tan ]]`` -> ``[[Lucy Tan]]``);
 - its name is several notes' (Obsidian would pick one by folder and path length): the one in
-  the writing note's folder, or the only one linked with another note the text links, gets
-  its path written; else it is refused with the candidates;
+  the writing note's folder, the one of the type its property names (``KEY_TYPES``:
+  ``project: [[Atlas]]``), or the only one linked with another note the text links, gets its
+  path written; else it is refused with the candidates;
 - it resolves to no note but is a note's alias: ``[[Lucy]]`` -> ``[[People/Lucy Tan|Lucy]]``
   (Obsidian never resolves a link by alias); the same when it is a title or alias written with
   other punctuation or spacing (``[[Lucy-Tan]]``);
@@ -37,6 +38,10 @@ from ..vault import Vault
 CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
 CANDIDATES = 5
 NOT_WORD = re.compile(r"[\W_]+")
+KEY_TYPES = {"person": "person", "people": "person", "owner": "person", "decided_by": "person",
+             "author": "person", "attendees": "person", "members": "person",
+             "agent": "agent", "project": "project", "projects": "project",
+             "applies_to": "project"}  # a property's key and the type of note it links
 MENTIONED = frozenset({"person", "project"})  # the notes whose mentions --link-mentions links
 ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf",
                          "mp3", "wav", "m4a", "ogg", "flac", "mp4", "webm", "mov", "mkv",
@@ -210,7 +215,7 @@ class _Lookup:
     def among(self, link: Link, ids: list[str], *, alias: bool = False
               ) -> LinkChange | LinkProblem | None:
         """``link`` to the one of ``ids`` the text means, or refused with them."""
-        meant = self.meant(ids)
+        meant, chosen = self.meant(ids, link.key)
         if meant is None:
             return LinkProblem(link.line, link.raw, f"{len(ids)} notes are named "
                                f"{link.target.strip()!r}", tuple(ids))
@@ -218,26 +223,33 @@ class _Lookup:
             return self.tidied(link, meant)
         shown = link.alias or (link.target.strip() if alias else None)
         why = (f"{link.target.strip()!r} is an alias of {meant}, and Obsidian resolves no "
-               "link by alias") if alias else f"{len(ids)} notes have this name; this one " \
-            "is in the same folder or linked with the rest of the text"
-        return self.change(link, self.vault.index.resolver.link_text(self.source, meant,
-                                                                      "shortest"
-                                                                      if alias else
-                                                                      "absolute")[2:-2],
-                           shown, why)
+               "link by alias") if alias else f"{len(ids)} notes have this name; {chosen}"
+        style = "shortest" if alias else "absolute"
+        target = self.vault.index.resolver.link_text(self.source, meant, style)[2:-2]
+        return self.change(link, target, shown, why)
 
-    def meant(self, ids: list[str]) -> str | None:
-        """The one of ``ids`` this text means: the only one, the one in its folder, or the
-        one linked with a note it links."""
+    def meant(self, ids: list[str], key: str | None) -> tuple[str | None, str]:
+        """The one of ``ids`` this text means, and why: the only one, the one in its
+        folder, the one of the type its property names, or the one linked with a note the
+        text links."""
         if len(ids) == 1:
-            return ids[0]
-        here = [i for i in ids if i.rpartition("/")[0] == self.folder]
-        if len(here) == 1:
-            return here[0]
-        graph = self.vault.graph
-        linked = [i for i in ids if i in graph and any(
-            graph.has_edge(i, other) or graph.has_edge(other, i) for other in self.sure)]
-        return linked[0] if len(linked) == 1 else None
+            return ids[0], ""
+        wanted = KEY_TYPES.get((key or "").casefold())
+        for rule, found in (
+                ("this one is in the same folder", lambda i: i.rpartition("/")[0] == self.folder),
+                (f"this one is the {wanted} {key} names",
+                 lambda i: wanted is not None and self.vault.notes[i].type == wanted),
+                ("this one is linked with the rest of the text", self.linked_with_text)):
+            narrowed = [i for i in ids if found(i)]
+            if len(narrowed) == 1:
+                return narrowed[0], rule
+        return None, ""
+
+    def linked_with_text(self, note_id: str) -> bool:
+        """True when ``note_id`` links, or is linked from, a note the text links."""
+        graph = self.vault.graph  # built only when a shared name needs it
+        return note_id in graph and any(graph.has_edge(note_id, other)
+                                        or graph.has_edge(other, note_id) for other in self.sure)
 
     def near(self, link: Link, *, allow_new: bool) -> LinkChange | LinkProblem | None:
         """``link`` to no note: the note whose name it is but for punctuation and spacing, or
