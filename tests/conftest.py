@@ -20,6 +20,9 @@ CORPUS = ROOT.parent / "shared" / "corpora" / "kepano-obsidian"
 NOW = dt.datetime(2026, 11, 29, 10, 0)
 FILE_TIME = dt.datetime(2026, 11, 29, 8, 0, tzinfo=dt.UTC).timestamp()
 
+NO_CORPORA = ("needs the public real vaults of ../shared/corpora beside the checkout, which the "
+              "repository does not hold; every other test runs without them")
+
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory,

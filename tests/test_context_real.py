@@ -21,6 +21,7 @@ from vaultmem.recall.context import Context, build_context
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 
+from .conftest import NO_CORPORA
 from .raw_syntax import (
     bad_citation,
     frontmatter_lines,
@@ -134,7 +135,7 @@ def search_problems(vault: Vault, query: str) -> list[str]:
     return found
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=NO_CORPORA)
 @pytest.mark.parametrize("name", VAULTS)
 def test_contexts_and_search_show_no_raw_syntax(tmp_path: Path, name: str) -> None:
     """100 random requests on a copy of a real vault: nothing raw in any context or result."""

@@ -13,6 +13,8 @@ import pytest
 from vaultmem.index import fts
 from vaultmem.read.passages import Passage, passages_of
 
+from .conftest import NO_CORPORA
+
 PKMER = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pkmer-math"
 CALCULUS = PKMER / "微积分"
 
@@ -156,7 +158,7 @@ def _add_calculus_notes(db: sqlite3.Connection, word: str) -> set[tuple[str, int
     return holding
 
 
-@pytest.mark.skipif(not CALCULUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CALCULUS.is_dir(), reason=NO_CORPORA)
 @pytest.mark.parametrize("word", ["极限", "导数", "极", "收敛"])
 def test_cjk_words_in_real_notes_are_all_found(db: sqlite3.Connection, word: str) -> None:
     """In real Chinese notes, a 1- or 2-character query finds exactly the passages holding it."""
@@ -165,7 +167,7 @@ def test_cjk_words_in_real_notes_are_all_found(db: sqlite3.Connection, word: str
     assert expected and {(hit.path, hit.number) for hit in hits} == expected
 
 
-@pytest.mark.skipif(not CALCULUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CALCULUS.is_dir(), reason=NO_CORPORA)
 @pytest.mark.parametrize("word", ["连续性", "中值定理", "洛必达"])
 def test_longer_cjk_words_in_real_notes_rank_first(db: sqlite3.Connection, word: str) -> None:
     """A 3- or 4-character query finds every passage holding it, and one holding it is first."""

@@ -131,7 +131,7 @@ def test_write_tools(sample: Path) -> None:
         out = {
             "daily": await ok(session, "daily", text="OCR accuracy reached 0.88 on the pilot",
                               title="KPI check"),
-            "fact": await ok(session, "fact", entity="Lucy Tan", attribute="timezone",
+            "fact": await ok(session, "fact", note="Lucy Tan", attribute="timezone",
                              value="UTC+7", source="2026-11-26"),
             "decide": await ok(session, "decide", title="Use Surya OCR", topic="ocr-engine",
                                by="Lucy Tan", supersedes="Use PaddleOCR",
@@ -176,7 +176,7 @@ def test_errors_are_tool_results(sample: Path) -> None:
         return [
             await call(session, "show", note="Lucy Tn"),
             await call(session, "daily", text=f"deploy key {TOKEN}"),
-            await call(session, "fact", entity="Lucy Tan", attribute="token", value=TOKEN),
+            await call(session, "fact", note="Lucy Tan", attribute="token", value=TOKEN),
             await call(session, "search", query="ocr", limit=0),
             await call(session, "conflicts", kinds=["nonsense"]),
             await call(session, "search", query="ocr", since="last week"),

@@ -13,6 +13,8 @@ from vaultmem.read.passage_text import MAX_CHARS, hidden_spans
 from vaultmem.read.passages import Passage, passages_of, split_passages
 from vaultmem.read.syntax import make_parser
 
+from .conftest import NO_CORPORA
+
 FIXTURES = Path(__file__).parent / "fixtures" / "passages"
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 KINDS = {"item", "paragraph", "row", "code", "math", "section"}
@@ -74,7 +76,7 @@ def _corpus_notes() -> list[Path]:
     return sorted(CORPORA.glob("*/**/*.md")) if CORPORA.is_dir() else []
 
 
-@pytest.mark.skipif(not _corpus_notes(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not _corpus_notes(), reason=NO_CORPORA)
 def test_real_vaults_split_into_sound_passages() -> None:
     """Every real note splits; spans lie in the file in order, texts are non-empty and bounded."""
     for path in _corpus_notes():

@@ -11,7 +11,7 @@ import pytest
 
 from vaultmem.cli import COMMANDS
 
-from .conftest import CORPUS
+from .conftest import CORPUS, NO_CORPORA
 from .test_cli import run
 
 AT = ("--date", "2026-11-29", "--time", "10:00")
@@ -76,7 +76,7 @@ def test_every_command_is_classified() -> None:
     assert set(COMMANDS) == {name.split()[0] for name in READS} | set(DRY_RUNS) | WRITERS
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPORA)
 @pytest.mark.parametrize("args", [a for runs in READS.values() for a in runs],
                          ids=lambda args: " ".join(args)[:40])
 def test_read_commands_leave_the_real_vault_untouched(corpus: Path, args: list[str]) -> None:
@@ -88,7 +88,7 @@ def test_read_commands_leave_the_real_vault_untouched(corpus: Path, args: list[s
     assert snapshot(corpus) == before
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPORA)
 @pytest.mark.parametrize("args", list(DRY_RUNS.values()), ids=lambda args: args[0])
 def test_dry_runs_leave_the_real_vault_untouched(corpus: Path, args: list[str]) -> None:
     before = snapshot(corpus)
@@ -100,7 +100,7 @@ def test_dry_runs_leave_the_real_vault_untouched(corpus: Path, args: list[str]) 
 NO_CLOCK = {"archive", "forget", "resolve", "capture"}
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPORA)
 def test_mcp_read_tools_leave_the_real_vault_untouched(corpus: Path) -> None:
     pytest.importorskip("mcp")
     from vaultmem.live.mcp_tools import Tools

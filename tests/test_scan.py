@@ -20,7 +20,7 @@ from vaultmem.place import cache_root
 from vaultmem.read.extract import RawFact
 from vaultmem.vault import Vault
 
-from .conftest import CORPUS, hash_tree
+from .conftest import CORPUS, NO_CORPORA, hash_tree
 
 
 def write(root: Path, name: str, data: str | bytes) -> Path:
@@ -148,7 +148,7 @@ def test_broken_settings_json_is_a_clear_error(tmp_path: Path) -> None:
         Vault(tmp_path)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPORA)
 def test_kepano_vault_reads_cleanly_and_stays_unchanged(tmp_path: Path) -> None:
     before = hash_tree(CORPUS)
     vault = Vault(CORPUS)

@@ -18,12 +18,12 @@ from vaultmem.write.journal import append_daily
 from vaultmem.write.locks import LockTimeout, file_lock
 from vaultmem.write.props import set_property
 
-from .conftest import CORPUS
+from .conftest import CORPUS, NO_CORPORA
 
 CORPUS_NOTES = sorted(CORPUS.rglob("*.md")) if CORPUS.is_dir() else []
 
 
-@pytest.mark.skipif(not CORPUS_NOTES, reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS_NOTES, reason=NO_CORPORA)
 def test_adding_a_property_changes_only_that_line_in_every_corpus_note() -> None:
     checked = 0
     for path in CORPUS_NOTES:
@@ -40,7 +40,7 @@ def test_adding_a_property_changes_only_that_line_in_every_corpus_note() -> None
     assert checked > 50
 
 
-@pytest.mark.skipif(not CORPUS_NOTES, reason="../shared/corpora is not present")
+@pytest.mark.skipif(not CORPUS_NOTES, reason=NO_CORPORA)
 def test_changing_an_existing_property_keeps_every_other_byte() -> None:
     changed = 0
     for path in CORPUS_NOTES:

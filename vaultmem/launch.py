@@ -20,6 +20,7 @@ from .place import (
     NOT_HERE,
     RUN,
     code_marker,
+    hoisted,
     index_folder,
     keeper_line,
     named_vault,
@@ -43,7 +44,7 @@ def main() -> None:
 
 def served(argv: list[str]) -> int | None:
     """The exit code of ``argv`` run by the vault's keeper, None when no keeper ran it."""
-    vault = _vault_option(argv)
+    vault = _vault_option(hoisted(argv))
     if vault is None or os.environ.get("VAULTMEM_NO_KEEPER"):
         return None
     root = named_vault(vault or None)

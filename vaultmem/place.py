@@ -73,3 +73,35 @@ def keeper_line(keeper: socket.socket) -> bytes:
             break
         data += chunk
     return data
+
+
+GLOBAL_VALUED = ("--vault",)  # the group's options that take a value
+GLOBAL_FLAGS = ("--no-cache",)
+
+
+def hoisted(argv: list[str]) -> list[str]:
+    """``argv`` with the global options written after the command moved before it, as the
+    command line reads them (``scan --vault X`` is ``--vault X scan``); nothing after ``--``.
+
+    >>> hoisted(["scan", "--json", "--vault", "v", "--no-cache"])
+    ['--vault', 'v', '--no-cache', 'scan', '--json']
+    >>> hoisted(["--vault", "v", "search", "x", "--vault=w"])
+    ['--vault', 'v', '--vault=w', 'search', 'x']
+    """
+    at = 0
+    while at < len(argv) and argv[at].startswith("-"):  # the options already before it
+        at += 2 if argv[at] in GLOBAL_VALUED else 1
+    front, rest = list(argv[:at + 1]), []
+    tail = iter(argv[at + 1:])
+    for arg in tail:
+        if arg == "--":
+            rest += [arg, *tail]
+        elif arg in GLOBAL_VALUED:
+            front[at:at] = [arg, next(tail, "")]
+            at += 2
+        elif arg in GLOBAL_FLAGS or arg.startswith(tuple(f"{o}=" for o in GLOBAL_VALUED)):
+            front.insert(at, arg)
+            at += 1
+        else:
+            rest.append(arg)
+    return front + rest

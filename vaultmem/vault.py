@@ -103,8 +103,9 @@ class Vault:
         """Source notes by id, sorted."""
         return self.index.notes
 
-    def note(self, name: str) -> Note:
-        """A note by id (``People/Lucy Tan``), name (``Lucy Tan``) or path; else NoteNotFound."""
+    def note(self, name: str, *, kind: str | None = None) -> Note:
+        """A note by id (``People/Lucy Tan``), name (``Lucy Tan``) or path; else NoteNotFound
+        (which, for a note of ``kind`` such as an agent, says how to create one)."""
         if name in self.notes:  # an id as it is, even one ending in a space
             return self.notes[name]
         wanted = self._as_id(name)
@@ -116,7 +117,7 @@ class Vault:
         aliased = [i for i in named(self.index.store, wanted, aliases_only=True) if i in self.notes]
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
             return self.notes[aliased[0]]
-        return self._missing(name)
+        return self._missing(name, kind)
 
     def _linked_as(self, wanted: str) -> str | None:
         """The note a link to ``wanted`` reaches: resolved among the notes of that file name
@@ -137,14 +138,18 @@ class Vault:
         text = text.removeprefix("./")
         return text[:-3] if text.lower().endswith(".md") else text
 
-    def _missing(self, name: str) -> Note:
-        """Raise NoteNotFound with the closest titles and aliases as suggestions."""
+    def _missing(self, name: str, kind: str | None = None) -> Note:
+        """Raise NoteNotFound with the closest titles and aliases as suggestions, and for a
+        note of ``kind`` the command that creates it."""
         names = NameIndex({note_id: [n for n in given if len(n) >= SUGGESTED_SHORTEST]
                            for note_id, given in every_name(self.index.store).items()})
         ids = names.closest(name, limit=3, cutoff=SUGGESTED)
         hint = ("; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else
+                "" if kind else
                 f"; to find notes that mention it: vaultmem search {shlex.quote(name)}")
-        raise NoteNotFound(f"no note named {name!r}{hint}")
+        create = f"to create it: vaultmem new {kind} {shlex.quote(name)}" if kind else ""
+        create = f" ({create})" if create and ids else f"; {create}" if create else ""
+        raise NoteNotFound(f"no {kind or 'note'} named {name!r}{hint}{create}")
 
     def refresh(self) -> None:
         """Forget everything read (after vaultmem wrote or moved files); the next use scans

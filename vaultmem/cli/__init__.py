@@ -14,6 +14,7 @@ import click
 
 from .. import __version__
 from ..errors import VaultmemError, missing_dependency
+from ..place import hoisted
 from ..secrets import redact, redact_data
 
 if TYPE_CHECKING:
@@ -76,6 +77,9 @@ class Group(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoisted(args))  # ``scan --vault X`` reads as it looks
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS and name not in self.commands:

@@ -40,7 +40,7 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
     from ..live.watch import watch
 
     for agent in agents:
-        vault.note(agent)  # an unknown agent fails now, with a suggestion
+        vault.note(agent, kind="agent")  # an unknown agent fails now, with a suggestion
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, and how systemd stops a service
         signal.signal(sig, lambda *_: stop.set())
@@ -58,8 +58,10 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
               help="Check every file's state on every call instead of asking the system what "
               "changed (for a vault on a network file system, whose remote changes Linux does "
               "not report).")
+@click.option("--print-config", is_flag=True,
+              help="Print how an MCP client starts this server (absolute paths); serve nothing.")
 @with_vault
-def mcp_command(vault: Vault, read_only: bool, check_files: bool) -> None:
+def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: bool) -> None:
     """Serve the memory to agents as Model Context Protocol tools over stdio.
 
     Tools: context, search, show, related, conflicts, and (unless --read-only) daily, fact,
@@ -68,8 +70,14 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool) -> None:
 
     \b
     Example:
-      vaultmem --vault sample_vault mcp --read-only
+      vaultmem --vault sample_vault mcp --print-config
     """
+    if print_config:
+        from ..live.mcp_config import client_config
+
+        click.echo(client_config(vault.root, read_only=read_only, check_files=check_files),
+                   nl=False)
+        return
     from ..live.mcp import serve
 
     serve(vault, read_only=read_only, watch=not check_files,

@@ -145,7 +145,7 @@ def now(vault: Vault, action: str, text: str | None, dry_run: bool, as_json: boo
 
 
 @cli.command()
-@click.argument("entity")
+@click.argument("entity", metavar="NOTE")
 @click.argument("attribute")
 @click.argument("value")
 @click.option("--source", metavar="NOTE", help="Where the fact comes from.")

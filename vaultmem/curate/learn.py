@@ -71,7 +71,7 @@ def promotion_target(vault: Vault, key: str, agent: str | None, area: str | None
     ``Lessons/<area>``."""
     folder = vault.config.folders.get("lesson", "Lessons")
     if agent:
-        who = vault.note(agent)
+        who = vault.note(agent, kind="agent")
         mine = [n.id for n in vault.notes.values() if n.type == "lesson"
                 and str(n.frontmatter.get("pattern_key") or "").casefold() == key.casefold()
                 and any(link.key == "agent" and link.resolved == who.id for link in n.links)]

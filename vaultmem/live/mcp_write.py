@@ -42,8 +42,8 @@ class WriteTools(Tools):
 
     def fact(
         self,
-        entity: Annotated[str, Field(description="The note the fact is about (person, "
-                                     "project, agent...).")],
+        note: Annotated[str, Field(description="The note the fact is about (person, "
+                                   "project, agent...).")],
         attribute: Annotated[str, Field(description="A simple property name, e.g. "
                                         "'timezone', 'role', 'price'.")],
         value: Annotated[str, Field(description="The new value, one line.")],
@@ -59,7 +59,7 @@ class WriteTools(Tools):
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
         with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
-            return self.written([facts.record_fact(vault, entity, attribute, value, source=source,
+            return self.written([facts.record_fact(vault, note, attribute, value, source=source,
                                                    confidence=confidence, valid_from=valid_from,
                                                    when=moment(), dry_run=dry_run)])
 

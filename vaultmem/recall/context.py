@@ -79,7 +79,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
                   today: dt.date | None = None) -> Context:
     """The context for ``agent`` (a note name) about ``query`` and/or ``note``."""
     count = counter()
-    agent_note = vault.note(agent) if agent else None
+    agent_note = vault.note(agent, kind="agent") if agent else None
     terms = set(tokens(query or ""))
     candidates, found = _candidates(vault, agent_note.id if agent_note else None, query, note,
                                     terms, budget, today or clock_today())

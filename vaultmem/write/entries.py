@@ -201,7 +201,7 @@ def lesson(vault: Vault, title: str, *, agent: str, pattern_key: str | None = No
            body: str | None = None, force: bool = False, dry_run: bool = False,
            when: dt.datetime | None = None) -> WriteResult:
     """Record a lesson learned by ``agent`` (an existing agent note)."""
-    agent_note = vault.note(agent)
+    agent_note = vault.note(agent, kind="agent")
     fields: dict[str, Value] = {"pattern_key": pattern_key, "status": status}
     links = {"agent": [agent_note.id], "applies_to": [applies_to] if applies_to else [],
              "source": [source] if source else []}
