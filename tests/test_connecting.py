@@ -22,7 +22,7 @@ def test_global_options_after_the_command(sample: Path) -> None:
     assert (after.exit_code, after.stdout) == (0, before.stdout) and before.stdout
     text = CliRunner().invoke(cli, ["--vault", str(sample), "daily", "--dry-run", "--",
                                     "--vault is text"])
-    assert text.exit_code == 0 and "+--vault is text" in text.stdout
+    assert text.exit_code == 0 and "+### 10:00 — --vault is text" in text.stdout
 
 
 def test_mcp_print_config_names_absolute_paths(sample: Path) -> None:
