@@ -176,7 +176,8 @@ def test_every_command_has_help_with_example_and_is_documented(name: str) -> Non
     result = CliRunner().invoke(cli, [name, "--help"])
     assert result.exit_code == 0
     assert "Example:" in result.stdout and f"vaultmem --vault sample_vault {name}" in result.stdout
-    assert f"vaultmem --vault sample_vault {name}" in (ROOT / "README.md").read_text()
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    assert any(f"vaultmem --vault sample_vault {name}" in page.read_text() for page in pages)
 
 
 def test_progress_bar_on_stderr_keeps_json_clean(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Every read-only command the README shows prints exactly what the README says, on any day."""
+"""Every command the README and the docs pages show prints exactly what they say, on any day."""
 
 from __future__ import annotations
 
@@ -36,10 +36,14 @@ class Example(NamedTuple):
     expected: list[str]
 
 
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def blocks() -> list[list[Example]]:
-    """The README's console blocks that run vaultmem on sample_vault, each in order."""
+    """The console blocks of the README and the docs pages that run vaultmem on sample_vault,
+    each in order."""
     found = []
-    for block in BLOCK.findall((ROOT / "README.md").read_text(encoding="utf-8")):
+    for block in (b for page in PAGES for b in BLOCK.findall(page.read_text(encoding="utf-8"))):
         examples = []
         for part in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
             command, *output = part.rstrip("\n").split("\n")
@@ -107,7 +111,7 @@ def test_examples_were_found() -> None:
 
 def test_python_api_example_runs(sample: Path, monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     code = re.search(r"## Python API\n.*?```python\n(.*?)```", text, re.DOTALL)
     assert code is not None
     monkeypatch.chdir(sample.parent)

@@ -179,7 +179,7 @@ def test_mcp_tools_refuse_paths_outside_the_vault(sample: Path, tmp_path: Path) 
              lambda: tools.context(note="../../secret"),
              lambda: tools.decide(title="../escaped", topic="x"),
              lambda: tools.lesson(title="/tmp/escaped", agent="Rafael"),
-             lambda: tools.fact(entity="../secret", attribute="role", value="x"),
+             lambda: tools.fact(note="../secret", attribute="role", value="x"),
              lambda: tools.learn(kind="error", text="x", pattern_key="a.b", area="../../up")]
     for call in calls:
         with pytest.raises(ToolError):

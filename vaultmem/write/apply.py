@@ -245,7 +245,7 @@ def _logged(note_id: str, links: list[LinkChange]) -> Callable[[str | None], str
 
 def _link_lines(links: list[LinkChange]) -> list[str]:
     """What a write says of the links it wrote otherwise."""
-    return [f"wrote {c.before} as {c.after}: {c.why}" for c in links]
+    return [f"line {c.line}: wrote {c.before} as {c.after}: {c.why}" for c in links]
 
 
 def confirm(vault: Vault, rel: str, meant: str) -> list[str]:
