@@ -35,7 +35,8 @@ class Bar:
         if total < BAR_MIN:
             return
         if self.bar is None:
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                         show_pos=True)  # counts, percent and time left
             self.bar.__enter__()
         self.bar.update(done)
 
