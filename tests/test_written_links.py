@@ -21,6 +21,8 @@ NOTES = {
     "People/Lucy Tan.md": "---\ntype: person\naliases: [Lucy]\n---\n# Lucy Tan\n\n## Notes\n",
     "Projects/DataFlow.md": "---\ntype: project\n---\n# DataFlow\n\nOwned by [[Lucy Tan]].\n",
     "Agents/Rafael.md": "---\ntype: agent\n---\n# Rafael\n",
+    "0 Inbox/Call with Dana.md": "# Call with Dana\n",
+    "People/Dana Wu.md": "---\ntype: person\n---\n# Dana Wu\n",
     "Sales/Priya Shah.md": "---\ntype: person\naliases: [PN]\n---\n# Priya Shah\n",
     "Support/Priya Nair.md": "---\ntype: person\naliases: [PN]\n---\n# Priya Nair\n\n"
                              "Keeps [[Support/Plan]] current.\n",

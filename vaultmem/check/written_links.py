@@ -315,7 +315,9 @@ class _Names:
 
         hits = process.extract(name, [n for _, n in self.pairs], scorer=fuzz.WRatio,
                                processor=str.casefold, score_cutoff=CLOSE, limit=None)
-        ordered = sorted(hits, key=lambda hit: (-hit[1], hit[2]))
+        whole = name.casefold()  # ties: the name most like it whole (Steph Ango for Steph)
+        ordered = sorted(hits, key=lambda hit: (-hit[1], -fuzz.ratio(whole, hit[0].casefold()),
+                                                hit[2]))
         return list(dict.fromkeys(self.pairs[at][0] for _, _, at in ordered))[:CANDIDATES]
 
 
