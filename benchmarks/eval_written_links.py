@@ -56,7 +56,7 @@ from pathlib import Path
 
 from eval_retrieval import slip
 
-from vaultmem.check import written_links
+from vaultmem.check import note_names
 from vaultmem.check.written_links import review_links
 from vaultmem.errors import VaultmemError
 from vaultmem.index.lookup import every_alias
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=6)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000])
-    parser.add_argument("--close", type=float, nargs="*", default=[written_links.CLOSE],
+    parser.add_argument("--close", type=float, nargs="*", default=[note_names.CLOSE],
                         help="WRatio cut-offs to try: one vault left out at a time, the one "
                         "best on the others is reported on it")
     args = parser.parse_args(argv)
@@ -279,7 +279,7 @@ def left_out(args: argparse.Namespace) -> int:
         others = sorted(t for n in names if n != name for t in titles[n])
         cases = draw(vault, others, random.Random(f"{args.seed}-{name}"), args.per_kind)
         for close in args.close:
-            written_links.CLOSE = close
+            note_names.CLOSE = close
             met = sum(expected(c[0], _reviewed(vault, f"Link: [[{c[1]}]] here", c[3],
                                                c[2])[0]) for c in cases)
             right[name, close] = (met, len(cases))

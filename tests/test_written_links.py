@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from vaultmem.check.written_links import LinkPolicy, review_links
+from vaultmem.check.link_changes import LinkPolicy
+from vaultmem.check.written_links import review_links
 from vaultmem.vault import Vault
 
 from .conftest import hash_tree, write_notes

@@ -25,72 +25,30 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from ..index.link_rows import notes_named
-from ..index.lookup import every_alias, named
+from ..index.lookup import named
 from ..model import Link, Note
 from ..read.resolve import Resolver, link_name
 from ..vault import Vault
+from .link_changes import STRICT, LinkChange, LinkPolicy, LinkProblem, LinkReview
+from .mention_links import link_mentions
+from .note_names import NoteNames
 
-CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
-CANDIDATES = 5
 NOT_WORD = re.compile(r"[\W_]+")
 KEY_TYPES = {"person": "person", "people": "person", "owner": "person", "decided_by": "person",
              "author": "person", "attendees": "person", "members": "person",
              "agent": "agent", "project": "project", "projects": "project",
              "applies_to": "project"}  # a property's key and the type of note it links
-MENTIONED = frozenset({"person", "project"})  # the notes whose mentions --link-mentions links
 ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf",
                          "mp3", "wav", "m4a", "ogg", "flac", "mp4", "webm", "mov", "mkv",
                          "canvas", "base", "excalidraw", "csv", "txt", "json", "zip"})
 
 
-@dataclass(frozen=True)
-class LinkPolicy:
-    """How a write treats the links it is given: ``keep`` them as written, let ``new`` names
-    close to an existing one stand, link plain ``mentions`` of people and projects; links to
-    the notes ``to_be`` (ids the same operation writes) are kept."""
-
-    keep: bool = False
-    new: bool = False
-    mentions: bool = False
-    to_be: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class LinkChange:
-    """A link written otherwise, on ``line`` (1-based, of the text given), and why."""
-
-    line: int
-    before: str
-    after: str
-    why: str
-
-
-@dataclass(frozen=True)
-class LinkProblem:
-    """A link refused: why, and the notes it may mean, likeliest first."""
-
-    line: int
-    link: str
-    why: str
-    candidates: tuple[str, ...] = ()
-
-
-@dataclass
-class LinkReview:
-    """A text's links once reviewed: the text to write, what changed, what is refused."""
-
-    text: str
-    changes: list[LinkChange] = field(default_factory=list)
-    problems: list[LinkProblem] = field(default_factory=list)
-
-
 def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None = None,
-                 policy: LinkPolicy = LinkPolicy()) -> LinkReview:
+                 policy: LinkPolicy = STRICT) -> LinkReview:
     """The links of ``text`` (a note's whole text, to be the note ``source``; only those on
     ``lines`` when given) reviewed as the module docstring says."""
     from ..read.parse import parse_note  # the parser loads with a write, not with every reader
@@ -115,41 +73,9 @@ def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None
             written[link.line - 1] = written[link.line - 1].replace(link.raw, found.after, 1)
             review.changes.append(found)
     if policy.mentions:
-        _link_mentions(vault, source, note, written, lines, review, look.sure)
+        link_mentions(vault, source, note, written, lines, review.changes, look.sure)
     review.text = "\n".join(written)
     return review
-
-
-def _link_mentions(vault: Vault, source: str, note: Note, written: list[str],
-                   lines: set[int] | None, review: LinkReview, linked: set[str]) -> None:
-    """Link the first plain-text mention of each person and project the text names and does
-    not link (``linked``) yet, not in its properties, a code block, a code span or a link."""
-    from .mentions import link_for, names_among, pattern, prose, word_runs
-
-    done = linked | {source}
-    body = _body_start(written)
-    fenced = False
-    for number, line in enumerate(written, 1):
-        fenced ^= line.lstrip().startswith(("```", "~~~"))
-        if fenced or number < body or (lines is not None and number not in lines):
-            continue
-        raws = [c.after for c in review.changes if c.line == number] + [
-            link.raw for link in note.links if link.line == number]
-        text = prose(line, raws)
-        names = {name: target for name, target in names_among(
-            vault.store, set(word_runs(text))).items()
-            if target not in done and vault.notes[target].type in MENTIONED}
-        for name, target in sorted(names.items(), key=lambda item: -len(item[0])):
-            found = pattern(name).search(text) if target not in done else None
-            if found is None:
-                continue
-            done.add(target)
-            link = link_for(vault.index.resolver.link_text(source, target, "shortest"),
-                            found.group())
-            written[number - 1] = line = line[:found.start()] + link + line[found.end():]
-            text = text[:found.start()] + " " * len(link) + text[found.end():]
-            review.changes.append(LinkChange(number, found.group(), link,
-                                             f"mentions {target}"))
 
 
 def review_data(review: LinkReview) -> dict[str, Any]:
@@ -270,12 +196,12 @@ class _Lookup:
                                tuple(close))
         return None
 
-    def names(self) -> _Names:
+    def names(self) -> NoteNames:
         """Every note's file name and aliases, read once per state of the vault."""
         key = ("link names", self.vault.store.sources_generation())
         found = self.vault.derived.get(key)
-        if not isinstance(found, _Names):
-            found = self.vault.derived[key] = _Names.read(self.vault)
+        if not isinstance(found, NoteNames):
+            found = self.vault.derived[key] = NoteNames.read(self.vault)
         return found
 
     def change(self, link: Link, target: str, alias: str | None, why: str) -> LinkChange:
@@ -284,50 +210,6 @@ class _Lookup:
         shown = f"|{alias}" if alias and alias != target.rpartition("/")[2] else ""
         after = f"{'!' if link.embed else ''}[[{target}{sub}{shown}]]"
         return LinkChange(link.line, link.raw, after, why)
-
-
-class _Names:
-    """Every note's file name and aliases (titles read from the ids, not by decoding each
-    note), looked up whole: one rapidfuzz pass over ten thousand names costs a few
-    milliseconds, less than building a gram index for one lookup."""
-
-    def __init__(self, pairs: list[tuple[str, str]]) -> None:
-        self.pairs = pairs  # (note id, name)
-        self.by_note: dict[str, list[str]] = defaultdict(list)
-        for note_id, name in pairs:
-            self.by_note[note_id].append(name)
-
-    @classmethod
-    def read(cls, vault: Vault) -> _Names:
-        """The names of ``vault``'s notes."""
-        aliases = every_alias(vault.store)
-        return cls([(note_id, name) for note_id in vault.notes
-                    for name in (note_id.rpartition("/")[2], *aliases.get(note_id, ()))])
-
-    def of(self, note_id: str) -> list[str]:
-        """A note's file name and aliases."""
-        return self.by_note.get(note_id, [])
-
-    def closest(self, name: str) -> list[str]:
-        """The notes whose names are most like ``name`` (WRatio >= ``CLOSE``), best first,
-        at most ``CANDIDATES``."""
-        from rapidfuzz import fuzz, process  # loaded by a lookup, not by every writer
-
-        hits = process.extract(name, [n for _, n in self.pairs], scorer=fuzz.WRatio,
-                               processor=str.casefold, score_cutoff=CLOSE, limit=None)
-        whole = name.casefold()  # ties: the name most like it whole (Steph Ango for Steph)
-        ordered = sorted(hits, key=lambda hit: (-hit[1], -fuzz.ratio(whole, hit[0].casefold()),
-                                                hit[2]))
-        return list(dict.fromkeys(self.pairs[at][0] for _, _, at in ordered))[:CANDIDATES]
-
-
-def _body_start(lines: list[str]) -> int:
-    """The 1-based line a note's body starts on (after its frontmatter, if any)."""
-    if lines and lines[0].strip() == "---":
-        closing = next((at for at, line in enumerate(lines[1:], 2)
-                        if line.strip() in ("---", "...")), None)
-        return closing + 1 if closing else 1
-    return 1
 
 
 def _bare(name: str) -> str:

@@ -7,8 +7,9 @@ import sys
 import click
 
 from ..check import report
+from ..check.link_changes import LinkPolicy
 from ..check.linting import FILE_KINDS, KINDS, lint
-from ..check.written_links import LinkPolicy, review_data, review_links, review_text
+from ..check.written_links import review_data, review_links, review_text
 from ..errors import UsageError
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .. import clock
-from ..check.written_links import LinkPolicy
+from ..check.link_changes import LinkPolicy
 from ..errors import UsageError
 from ..vault import Vault
 from ..write import entries, facts, journal, seed

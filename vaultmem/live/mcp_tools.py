@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from .. import clock
 from ..check import report
 from ..check.conflicts import KINDS, find_conflicts
-from ..check.written_links import LinkPolicy
+from ..check.link_changes import LinkPolicy
 from ..config import ROOT_FILES
 from ..errors import UsageError, VaultmemError
 from ..index.notes import Index

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..check.written_links import LinkPolicy, review_data, review_links
+from ..check.link_changes import LinkPolicy
+from ..check.written_links import review_data, review_links
 from ..write import entries, facts, journal
 from .mcp_tools import (
     Body,

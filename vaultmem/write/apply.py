@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 
 from .. import clock
-from ..check.written_links import LinkChange, LinkPolicy, LinkProblem, review_links
+from ..check.link_changes import LinkChange, LinkPolicy, LinkProblem
+from ..check.written_links import review_links
 from ..errors import VaultmemError
 from ..model import Json, Note, Problem
 from ..read.fences import split
