@@ -23,6 +23,7 @@ also links the plain-text mentions of people and projects (:func:`.mentions.ment
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import asdict, replace
@@ -103,8 +104,14 @@ class _Lookup:
         self.vault = vault
         self.source = source
         self.folder = source.rpartition("/")[0]
-        self.sure = {found for link in note.links if link.kind != "markdown"
-                     for found in [self.one_note(link.target)] if found}
+        self.links = note.links
+
+    @functools.cached_property
+    def sure(self) -> set[str]:
+        """The notes the text's links reach without doubt: read only when a shared name or
+        a mention needs them (each is one more look-up per link)."""
+        return {found for link in self.links if link.kind != "markdown"
+                for found in [self.one_note(link.target)] if found}
 
     def one_note(self, target: str) -> str | None:
         """The note ``target`` resolves to, if it resolves to one without doubt."""

@@ -11,7 +11,7 @@ from rapidfuzz import fuzz, process
 
 from .. import clock
 from ..errors import UsageError, VaultmemError
-from ..index.lookup import notes_of_type
+from ..index.lookup import named, notes_of_type
 from ..model import Note
 from ..names import check_title
 from ..read.frontmatter import normalise
@@ -39,16 +39,16 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
 
     Names shorter than five characters only match exactly (``Ana`` is not ``Ann``).
     """
-    wanted = " ".join(title.split()).casefold()  # "Steph  ango" is "Steph Ango"
-    for note in vault.notes.values():
-        if wanted in {note.title.casefold(), *(a.casefold() for a in note.aliases)}:
-            return note
-    variant = next((note for note in vault.notes.values() if note.type == kind and any(
-        name_variant(title, name) for name in (note.title, *note.aliases))), None)
+    wanted = " ".join(title.split())  # "Steph  ango" is "Steph Ango"
+    held = [note_id for note_id in named(vault.store, wanted) if note_id in vault.notes]
+    if held:
+        return vault.notes[held[0]]
+    kin = [(n, (n.title, *n.aliases)) for n in vault.notes.values() if n.type == kind]
+    variant = next((n for n, given in kin if any(name_variant(title, x) for x in given)), None)
     if variant is not None or len(title) < SHORT_NAME:
         return variant
-    names = {f"{n.id}\x00{name}": name for n in vault.notes.values() if n.type == kind
-             for name in (n.title, *n.aliases) if len(name) >= SHORT_NAME}
+    names = {f"{n.id}\x00{name}": name for n, given in kin for name in given
+             if len(name) >= SHORT_NAME}
     best = process.extractOne(title, names, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
                               processor=str.casefold)
     return vault.notes[best[2].split("\x00")[0]] if best else None
