@@ -25,6 +25,21 @@ def read_regular(path: str | Path, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
+def note_text(data: bytes) -> str:
+    """A note file's bytes as the text every reader sees: UTF-8 (a bad byte as U+FFFD), without
+    a byte order mark."""
+    return data.decode("utf-8", "replace").removeprefix("\ufeff")
+
+
+def read_note_text(path: str | Path, limit: int) -> str:
+    """The text of the note file at ``path`` as :func:`note_text` gives it ("" when it cannot be
+    read: it is gone, or is no regular file)."""
+    try:
+        return note_text(read_regular(path, limit))
+    except OSError:
+        return ""
+
+
 def _kind(mode: int) -> str:
     """What kind of file ``mode`` describes, in words."""
     for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),

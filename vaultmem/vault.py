@@ -15,6 +15,8 @@ from .errors import NoteNotFound
 from .ignored import Ignored, load_ignored
 from .model import Link, Note
 from .read.record import note_doc_of
+from .read.walk import MAX_BYTES
+from .regular_files import read_note_text
 from .similar_names import NameIndex
 
 if TYPE_CHECKING:
@@ -125,8 +127,13 @@ class Vault:
         return Resolver(notes_named(self.index.store, wanted), []).resolve(wanted, "")[0]
 
     def note_text(self, note_id: str) -> str:
-        """A source note's text as it was read (from the parse cache, no file access)."""
-        return note_doc_of(self.index.notes.entry(note_id)).text
+        """A source note's text: as the scan read it, or else from its file (the index keeps
+        no copy; a file changed since the scan gives its new text, and the next command's scan
+        reads the note again)."""
+        text = note_doc_of(self.index.notes.entry(note_id)).text
+        if text is None:
+            return read_note_text(self.root / self.index.notes.path_of(note_id), MAX_BYTES + 1)
+        return text
 
     def _as_id(self, name: str) -> str:
         """A note id from an id, a name, or a relative or absolute file path."""

@@ -14,7 +14,7 @@ from ..model import Note, Problem
 from ..read.record import Entry, NoteDoc, encode
 from ..read.resolve import Resolver
 from ..read.walk import MAX_BYTES, FileInfo
-from ..regular_files import read_regular
+from ..regular_files import note_text, read_regular
 from .doc import Meta, meta_of
 from .fts import passage_rows
 from .rows import note_rows
@@ -114,7 +114,7 @@ def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | Non
     note, body = parsed.note, parsed.body
     note.mtime_ns, note.size = info.mtime_ns, info.size
     unreadable = any(p.kind in ("binary", "too-large") for p in note.problems)
-    text = "" if unreadable else data.decode("utf-8", "replace").removeprefix("\ufeff")
+    text = "" if unreadable else note_text(data)
     meta = meta_of(note, body, text)
     doc = NoteDoc(text, 0, meta)
     rows = b""

@@ -25,12 +25,12 @@ from typing import Any
 from .. import __version__
 from ..errors import IndexBusy
 from ..place import index_folder
-from ..read.record import Entry
+from ..read.record import Entry, loaded_blobs
 from ..read.resolve import Resolver
 from . import changes, degrees, fts, update
 from .sql import IN_ARRAY, array, start_over, transaction, tuned
 
-SCHEMA = 9
+SCHEMA = 10
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -260,7 +260,8 @@ class Store:
             rows = self.query(columns)
         else:
             rows = self.query(f"{columns} WHERE path IN {IN_ARRAY}", (array(paths),))
-        return {r[0]: Entry(r[1], r[2], r[3], r[4], r[5], (r[6], r[7])) for r in rows}
+        return {r[0]: Entry(r[1], r[2], r[3], *loaded_blobs(r[4], r[5]), (r[6], r[7]))
+                for r in rows}
 
     def linking(self, node: str) -> list[str]:
         """Ids of the source notes with a link that resolves to ``node``, sorted."""

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..read.record import Entry
+from ..read.record import Entry, stored_blobs
 from ..read.resolve import Resolver
 from . import degrees, fts
 from .rows import file_name, reach
@@ -47,7 +47,7 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         counts, tags, anchors, links, texts, facts, names = marshal.loads(entry.rows)
         rows["notes"].append((path, path[:-3], entry.mtime_ns, entry.size, entry.flags,
                               *entry.identity, *counts))
-        rows["bodies"].append((path, entry.record, entry.doc))
+        rows["bodies"].append((path, *stored_blobs(entry)))
         rows["tags"] += tags
         rows["anchors"] += anchors
         rows["links"] += links

@@ -7,6 +7,7 @@ back into a :class:`~vaultmem.model.Note` when something asks for it.
 from __future__ import annotations
 
 import marshal
+import zlib
 from typing import Any, NamedTuple
 
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
@@ -19,7 +20,7 @@ class NoteDoc(NamedTuple):
     """A note's text and metadata, kept beside its record (stored as a plain tuple: marshal
     takes no others)."""
 
-    text: str  # the note's text
+    text: str | None  # the note's text; None when left to its file (see stored_blobs)
     start: int  # 0-based file line the text starts at
     meta: Any  # stored metadata: see index.doc.Meta
 
@@ -78,6 +79,20 @@ def decode(entry: Entry) -> Note:
         problems=[Problem(*p) for p in problems], generated=generated,
         mtime_ns=entry.mtime_ns, size=entry.size, typed_by=typed_by,
     )
+
+
+def stored_blobs(entry: Entry) -> tuple[bytes, bytes]:
+    """The record and text blobs as the index stores them: compressed, and the text left out
+    (its file holds it; only an empty text is kept, so an unreadable note is not read again)."""
+    doc = note_doc_of(entry)
+    if doc.text:
+        doc = doc._replace(text=None)
+    return zlib.compress(entry.record, 1), zlib.compress(marshal.dumps(tuple(doc)), 1)
+
+
+def loaded_blobs(record: bytes, doc: bytes) -> tuple[bytes, bytes]:
+    """The record and text blobs of an entry from what :func:`stored_blobs` made."""
+    return zlib.decompress(record), zlib.decompress(doc)
 
 
 def note_doc_of(entry: Entry) -> NoteDoc:
