@@ -38,6 +38,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .sql import KEYS
+
 if TYPE_CHECKING:  # markdown-it, which the splitter imports, is loaded only for parsing
     from ..read.passages import Passage
 
@@ -47,10 +49,10 @@ if TYPE_CHECKING:  # markdown-it, which the splitter imports, is loaded only for
 # SQLite 3.40 cannot DELETE rows; remove() uses FTS5's 'delete' command with the same forms,
 # recomputed from the passages row (search_form is deterministic; changing it changes what the
 # index holds and needs a new index schema, which rebuilds this cache).
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS passages(
+SCHEMA = KEYS + """
+CREATE TABLE IF NOT EXISTS passage_store(
     id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL,             -- vault path of the note, with .md
+    path_no INTEGER NOT NULL,       -- the number of the note's vault path (with .md) in keys
     number INTEGER NOT NULL,        -- 0-based position in the note's passages
     kind TEXT NOT NULL,
     headings TEXT NOT NULL,         -- JSON array, outermost first
@@ -59,8 +61,12 @@ CREATE TABLE IF NOT EXISTS passages(
     block_id TEXT,
     text TEXT NOT NULL,
     digest BLOB NOT NULL,           -- of text (see text_digest): what its vector is stored by
-    UNIQUE(path, number));
-CREATE INDEX IF NOT EXISTS passages_by_digest ON passages(digest);
+    UNIQUE(path_no, number));
+CREATE INDEX IF NOT EXISTS passages_by_digest ON passage_store(digest);
+CREATE VIEW IF NOT EXISTS passages(id, path, number, kind, headings, start_line, end_line,
+    block_id, text, digest) AS SELECT p.id, k.key, p.number, p.kind, p.headings, p.start_line,
+    p.end_line, p.block_id, p.text, p.digest FROM passage_store AS p
+    JOIN keys AS k ON k.no = p.path_no;
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
     body, heads, content='', tokenize='porter unicode61 remove_diacritics 2');
 """
@@ -135,9 +141,11 @@ def passage_rows(path: str, passages: list[Passage]) -> list[tuple[Any, ...]]:
 def add_rows(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
     """Store and index passage rows (path, then :func:`passage_rows`' columns) of notes that
     have none stored."""
-    first = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM passages").fetchone()[0]
-    db.executemany("INSERT INTO passages(id, path, number, kind, headings, start_line, end_line,"
-                   " block_id, text, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    first = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM passage_store").fetchone()[0]
+    db.executemany("INSERT OR IGNORE INTO keys(key) VALUES (?)",
+                   [(path,) for path in sorted({row[0] for row in rows})])
+    db.executemany("INSERT INTO passage_store VALUES (?, (SELECT no FROM keys WHERE key = ?), "
+                   "?, ?, ?, ?, ?, ?, ?, ?)",
                    [(first + at, *row[:-2]) for at, row in enumerate(rows)])
     db.executemany("INSERT INTO passages_fts(rowid, body, heads) VALUES (?, ?, ?)",
                    [(first + at, *row[-2:]) for at, row in enumerate(rows)])
@@ -172,7 +180,7 @@ def remove(db: sqlite3.Connection, paths: Iterable[str]) -> None:
                    " VALUES ('delete', ?, ?, ?)",
                    [(rowid, *_forms(path, tuple(json.loads(heads)), text))
                     for rowid, path, heads, text in rows])
-    db.execute("DELETE FROM passages WHERE path IN (SELECT value FROM json_each(?))", (gone,))
+    db.executemany("DELETE FROM passage_store WHERE id = ?", [(row[0],) for row in rows])
 
 
 def candidates(db: sqlite3.Connection, query: str, *, limit: int = 200) -> list[PassageHit]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..read.record import GENERATED
@@ -45,7 +46,9 @@ class GraphRows(NamedTuple):
 def whole_graph_rows(store: Store) -> GraphRows:
     """Every source note, its links, and the files they reach."""
     notes = note_nodes(store)
-    links = _edges(store, f"SELECT {EDGE_COLUMNS} FROM links ORDER BY source, rowid")
+    # in stored order, then by source (a stable sort): far quicker than SQLite sorting the view
+    links = sorted(_edges(store, f"SELECT {EDGE_COLUMNS} FROM links ORDER BY rowid"),
+                   key=attrgetter("source"))
     return GraphRows(notes, _roles(store, {r.node for r in links if not r.missing} - notes.keys()),
                      links, _labels_of_missing(store), {})
 

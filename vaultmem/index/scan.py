@@ -15,7 +15,7 @@ from .kept import kept_index
 from .notes import Entries, Index, Layout, Notes, ScanStats
 from .parsing import Progress, parse_all, parse_files
 from .rows import ATTACHMENT
-from .store import Store, files_key
+from .store import BULK_LOAD_FROM, Store, files_key
 from .vouch import watcher_vouches
 
 STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
@@ -133,6 +133,8 @@ def _store(config: Config, store: Store, plan: _Plan,
            progress: Progress | None) -> tuple[Entries, list[str], dict[str, str]]:
     """Parse and store what changed: (parsed entries, removed paths, files with roles)."""
     _sync(store, plan.before, plan.resolver)  # links first
+    if not plan.old and len(plan.todo) >= BULK_LOAD_FROM:
+        store.bulk_load()
     parsed: Entries = {}
     for batch in _batched(parse_all(config, plan.todo, progress, plan.resolver), STORE_EVERY):
         parsed.update(batch)  # stored while the workers parse on: the two overlap

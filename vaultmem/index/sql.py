@@ -5,17 +5,28 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 
 # ``column IN {IN_ARRAY}`` with one bound parameter: :func:`array` (no limit on the count, one
 # statement text for any count, so SQLite prepares it once)
 IN_ARRAY = "(SELECT value FROM json_each(?))"
+# Each note id, node name or note path the index repeats in many rows is stored once here, and
+# those rows hold its number; views read them back as text.
+KEYS = "CREATE TABLE IF NOT EXISTS keys(no INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);"
 
 
 def array(values: Iterable[str]) -> str:
     """``values`` as the JSON array :data:`IN_ARRAY` binds."""
     return json.dumps(sorted(values), ensure_ascii=False)
+
+
+def index_statements(schema: str) -> dict[str, str]:
+    """The secondary indexes ``schema`` creates: name -> a statement creating it unless it
+    exists."""
+    return {found[1]: f"CREATE INDEX IF NOT EXISTS {found[1]} {found[2]}"
+            for found in re.finditer(r"CREATE INDEX (?:IF NOT EXISTS )?(\w+) (ON [^;]+)", schema)}
 
 
 def tuned(db: sqlite3.Connection, busy_ms: int, *pragmas: str) -> sqlite3.Connection:
@@ -33,8 +44,11 @@ def tuned(db: sqlite3.Connection, busy_ms: int, *pragmas: str) -> sqlite3.Connec
 
 
 def start_over(db: sqlite3.Connection, tables: str, meta: dict[str, str], schema: int) -> None:
-    """Drop every table of ``db`` (virtual ones first: they own others), create ``tables``
-    with ``meta`` in their meta table and number the schema (in the caller's transaction)."""
+    """Drop every view and table of ``db`` (virtual tables first: they own others), create
+    ``tables`` with ``meta`` in their meta table and number the schema (in the caller's
+    transaction)."""
+    for (view,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
+        db.execute(f'DROP VIEW IF EXISTS "{view}"')
     dropped = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = "
                                             "'table' ORDER BY sql NOT LIKE 'CREATE VIRTUAL%'")]
     for table in dropped:

@@ -28,9 +28,9 @@ from ..place import index_folder
 from ..read.record import Entry, loaded_blobs
 from ..read.resolve import Resolver
 from . import changes, degrees, fts, update
-from .sql import IN_ARRAY, array, start_over, transaction, tuned
+from .sql import IN_ARRAY, KEYS, array, index_statements, start_over, transaction, tuned
 
-SCHEMA = 10
+SCHEMA = 11
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -60,15 +60,20 @@ CREATE INDEX notes_by_date ON notes(date, flags);
 CREATE TABLE bodies(path TEXT PRIMARY KEY, record BLOB NOT NULL, doc BLOB NOT NULL);
 CREATE TABLE files(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX files_by_name ON files(name);
-CREATE TABLE links(source TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
-    node TEXT NOT NULL, missing INTEGER NOT NULL, ambiguous INTEGER NOT NULL,
+""" + KEYS + """
+CREATE TABLE link_store(source_no INTEGER NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
+    node_no INTEGER NOT NULL, missing INTEGER NOT NULL, ambiguous INTEGER NOT NULL,
     kind TEXT NOT NULL, line INTEGER NOT NULL, raw TEXT NOT NULL, subpath TEXT NOT NULL,
     embed INTEGER NOT NULL);
-CREATE INDEX links_by_name ON links(name);
-CREATE INDEX links_by_source ON links(source, node);
-CREATE INDEX links_by_node ON links(node, source);
-CREATE INDEX links_to_check ON links(source) WHERE missing OR ambiguous OR subpath != '';
-CREATE INDEX links_to_fix ON links(source) WHERE missing OR ambiguous;
+CREATE INDEX links_by_name ON link_store(name);
+CREATE INDEX links_by_source ON link_store(source_no, node_no);
+CREATE INDEX links_by_node ON link_store(node_no, source_no);
+CREATE INDEX links_to_check ON link_store(source_no) WHERE missing OR ambiguous OR subpath != '';
+CREATE INDEX links_to_fix ON link_store(source_no) WHERE missing OR ambiguous;
+CREATE VIEW links(rowid, source, name, target, node, missing, ambiguous, kind, line, raw,
+    subpath, embed) AS SELECT l.rowid, s.key, l.name, l.target, n.key, l.missing, l.ambiguous,
+    l.kind, l.line, l.raw, l.subpath, l.embed FROM link_store AS l
+    JOIN keys AS s ON s.no = l.source_no JOIN keys AS n ON n.no = l.node_no;
 CREATE TABLE anchors(note TEXT NOT NULL, block INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE INDEX anchors_by_note ON anchors(note);
 CREATE TABLE tags(tag TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY(tag, note)) WITHOUT ROWID;
@@ -88,6 +93,10 @@ CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT N
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);
 """ + fts.SCHEMA + degrees.SCHEMA + changes.SCHEMA
+
+
+INDEXES = index_statements(TABLES)
+BULK_LOAD_FROM = 2_000  # notes a scan of an empty index stores before its indexes are made
 
 
 @functools.cache
@@ -297,6 +306,14 @@ class Store:
         with self._lock, transaction(self.db) as db:
             _forget(db, paths)
 
+    def bulk_load(self) -> None:
+        """Drop the secondary indexes for a first scan storing many notes: building an index
+        once after its rows are in costs far less than keeping it up to date row by row.
+        :meth:`stored` makes them again, and so does the next scan if this one is stopped."""
+        with self._lock, transaction(self.db) as db:
+            for name in INDEXES:
+                db.execute(f"DROP INDEX IF EXISTS {name}")
+
     def generation(self) -> int:
         """How many storing scans have finished on this index (see :meth:`stored`)."""
         return self._counted("generation")
@@ -306,6 +323,8 @@ class Store:
         list it again before storing) and, if it changed a source note or the vault's files
         (``sources``), one more change of memory; count the degrees its links changed."""
         with self._lock, transaction(self.db) as db:
+            for statement in INDEXES.values():  # after a bulk load
+                db.execute(statement)
             degrees.refresh(db)
             for key in ("generation", "sources") if sources else ("generation",):
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
@@ -383,11 +402,13 @@ def files_key(files: Mapping[str, str]) -> str:
 
 def _store_notes(db: sqlite3.Connection, updates: Mapping[str, Entry]) -> set[str]:
     """Store the notes no other process stored from a later state; their paths."""
+    stored = dict(db.execute(f"SELECT path, ctime_ns FROM notes WHERE path IN {IN_ARRAY}",
+                             (array(updates),)))
     fresh = {path: entry for path, entry in updates.items()
-             if not _stored_later(db, path, entry)}
+             if stored.get(path, -1) <= entry.identity[0]}  # else read from a later change
     ids = [path[:-3] for path in fresh]
     before = changes.aliases_of(db, ids)
-    update.forget(db, fresh)
+    update.forget(db, [path for path in fresh if path in stored])  # others have no rows
     update.insert(db, fresh)
     changes.record(db, before, ids)
     return set(fresh)
@@ -407,12 +428,6 @@ def _sync(db: sqlite3.Connection, files: Mapping[str, str], resolver: Resolver) 
     names = update.sync_files(db, files)
     update.resolve_again(db, names, resolver)
     db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
-
-
-def _stored_later(db: sqlite3.Connection, path: str, entry: Entry) -> bool:
-    """True when the stored row of ``path`` was read from a later change of the file."""
-    row = db.execute("SELECT ctime_ns FROM notes WHERE path = ?", (path,)).fetchone()
-    return row is not None and row[0] > entry.identity[0]
 
 
 def _loads(data: bytes) -> Any:

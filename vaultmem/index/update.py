@@ -19,6 +19,8 @@ from . import degrees, fts
 from .rows import file_name, reach
 from .sql import IN_ARRAY, array
 
+KEY_NO = "(SELECT no FROM keys WHERE key = ?)"  # a note id's or node's number in ``keys``
+
 
 def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     """Delete the notes at ``paths`` and their rows."""
@@ -27,8 +29,10 @@ def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     fts.remove(db, json.loads(gone))
     degrees.mark_stale(db, [*json.loads(ids), *(row[0] for row in db.execute(
         f"SELECT node FROM links WHERE source IN {IN_ARRAY}", (ids,)))])
+    db.execute(f"DELETE FROM link_store WHERE source_no IN (SELECT no FROM keys WHERE key IN "
+               f"{IN_ARRAY})", (ids,))
     for table, column, keys in [("notes", "path", gone), ("bodies", "path", gone),
-                                ("links", "source", ids), ("tags", "note", ids),
+                                ("tags", "note", ids),
                                 ("anchors", "note", ids), ("facts", "note", ids),
                                 ("names", "note", ids)]:
         db.execute(f"DELETE FROM {table} WHERE {column} IN {IN_ARRAY}", (keys,))
@@ -56,10 +60,20 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         passages += [(path, *row) for row in texts]
     fts.add_rows(db, passages)
     degrees.mark_stale(db, [node for link in rows["links"] for node in (link[0], link[3])])
+    _insert_links(db, rows.pop("links"))
     for table, values in rows.items():
         if values:
             db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(values[0]))})",
                            values)
+
+
+def _insert_links(db: sqlite3.Connection, links: list[tuple[Any, ...]]) -> None:
+    """Store link rows (made by :func:`~vaultmem.index.rows.note_rows`), their note ids and
+    nodes numbered in the keys table."""
+    db.executemany("INSERT OR IGNORE INTO keys(key) VALUES (?)",
+                   [(key,) for key in sorted({k for link in links for k in (link[0], link[3])})])
+    db.executemany(f"INSERT INTO link_store VALUES ({KEY_NO}, ?, ?, {KEY_NO}, ?, ?, ?, ?, ?, ?, "
+                   "?)", links)
 
 
 def sync_files(db: sqlite3.Connection, files: Mapping[str, str]) -> set[str]:
@@ -84,6 +98,8 @@ def resolve_again(db: sqlite3.Connection, names: set[str], resolver: Resolver) -
         if now != (node, bool(missing), bool(ambiguous)):
             updates.append((*now, rowid))
             degrees.mark_stale(db, (source, node, now[0]))
-    db.executemany("UPDATE links SET node = ?, missing = ?, ambiguous = ? WHERE rowid = ?",
-                   updates)
+    db.executemany("INSERT OR IGNORE INTO keys(key) VALUES (?)",
+                   [(node,) for node in sorted({update[0] for update in updates})])
+    db.executemany(f"UPDATE link_store SET node_no = {KEY_NO}, missing = ?, ambiguous = ? "
+                   "WHERE rowid = ?", updates)
     return len(updates)
