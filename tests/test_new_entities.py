@@ -24,6 +24,16 @@ def test_a_person_named_another_way_is_refused(sample: Path, title: str) -> None
     assert hash_tree(sample) == before
 
 
+def test_a_name_written_another_way_is_refused_whatever_the_note_type(sample: Path) -> None:
+    """A vault without types (a plain note per person) holds the name reordered."""
+    (sample / "Mauro Toselli.md").write_text("Works on [[DataFlow]].\n", encoding="utf-8")
+    before = hash_tree(sample)
+    code, out, err = run(sample, "new", "person", "Toselli Mauro", *AT)
+    assert (code, out) == (1, "")
+    assert "did you mean [[Mauro Toselli]]? (--force to create anyway)" in err
+    assert hash_tree(sample) == before
+
+
 def test_forced_duplicate_is_flagged_until_merged(sample: Path) -> None:
     code, out, _ = run(sample, "new", "person", "Tan Lucy", "--force", *AT)
     assert (code, out) == (0, "created People/Tan Lucy.md\n  named like [[People/Lucy Tan]]: both "

@@ -88,6 +88,16 @@ def test_a_refused_link_writes_nothing(sample: Path) -> None:
     assert hash_tree(sample) == before
 
 
+def test_a_word_inside_a_long_title_is_no_typo_of_it(sample: Path) -> None:
+    """[[currency]] names a concept, not the lesson "Rafael - Check currency symbol": written as
+    a link to a note to be, as Obsidian would; a title one word longer is still offered."""
+    code, out, _ = run(sample, "links", "--check", "The [[currency]] and [[PaddleOCR]]", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert [(r["link"], r["candidates"]) for r in data["refused"]] == [
+        ("[[PaddleOCR]]", ["Decisions/Use PaddleOCR"])]
+
+
 def test_keep_links_and_new_link_write_as_given(sample: Path) -> None:
     code, out, _ = run(sample, "daily", "Met [[Lucy]] and [[Lucy Tn]]", "--keep-links", "--json")
     assert code == 0

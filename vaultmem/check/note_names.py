@@ -9,6 +9,7 @@ from ..vault import Vault
 
 CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
 CANDIDATES = 5
+MORE_WORDS = 2  # a name this many words longer than the link is another thing it mentions
 
 
 class NoteNames:
@@ -35,11 +36,15 @@ class NoteNames:
 
     def closest(self, name: str) -> list[str]:
         """The notes whose names are most like ``name`` (WRatio >= ``CLOSE``), best first,
-        at most ``CANDIDATES``."""
+        at most ``CANDIDATES``; never a name ``MORE_WORDS`` words longer: WRatio rates a word
+        inside a title as alike as a typo, but ``[[Luhmann]]`` is not a note titled "How
+        Luhmann used his slip box"."""
         from rapidfuzz import fuzz, process  # loaded by a lookup, not by every writer
 
         hits = process.extract(name, [n for _, n in self.pairs], scorer=fuzz.WRatio,
                                processor=str.casefold, score_cutoff=CLOSE, limit=None)
+        words = len(name.split())
+        hits = [hit for hit in hits if len(hit[0].split()) - words < MORE_WORDS]
         whole = name.casefold()  # ties: the name most like it whole (Steph Ango for Steph)
         ordered = sorted(hits, key=lambda hit: (-hit[1], -fuzz.ratio(whole, hit[0].casefold()),
                                                 hit[2]))

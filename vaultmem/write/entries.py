@@ -11,7 +11,7 @@ from rapidfuzz import fuzz, process
 
 from .. import clock
 from ..errors import UsageError, VaultmemError
-from ..index.lookup import named, notes_of_type
+from ..index.lookup import every_name, named, notes_of_type
 from ..model import Note
 from ..names import check_title
 from ..read.frontmatter import normalise
@@ -33,9 +33,10 @@ class DuplicateNote(VaultmemError):
 
 
 def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
-    """An existing note named or aliased ``title`` (any type), or one of ``kind`` named alike:
-    near-identical, or the same name written another way (``Tan Lucy``, ``Lucy T.``, a middle
-    name dropped: :func:`~vaultmem.similar_names.name_variant`).
+    """An existing note named or aliased ``title``, or the same name written another way
+    (``Tan Lucy``, ``Lucy T.``, a middle name dropped:
+    :func:`~vaultmem.similar_names.name_variant`), of any type (one of ``kind`` first); or a
+    note of ``kind`` named near-identically.
 
     Names shorter than five characters only match exactly (``Ana`` is not ``Ann``).
     """
@@ -43,13 +44,15 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
     held = [note_id for note_id in named(vault.store, wanted) if note_id in vault.notes]
     if held:
         return vault.notes[held[0]]
-    kin = [(n, (n.title, *n.aliases)) for n in vault.notes.values() if n.type == kind]
-    variant = next((n for n, given in kin if any(name_variant(title, x) for x in given)), None)
-    if variant is not None or len(title) < SHORT_NAME:
-        return variant
-    names = {f"{n.id}\x00{name}": name for n, given in kin for name in given
-             if len(name) >= SHORT_NAME}
-    best = process.extractOne(title, names, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
+    names = {i: given for i, given in every_name(vault.store).items() if i in vault.notes}
+    kin = notes_of_type(vault.store, kind)
+    variants = sorted((i not in kin, i) for i, given in names.items()
+                      if any(name_variant(title, name) for name in given))
+    if variants or len(title) < SHORT_NAME:
+        return vault.notes[variants[0][1]] if variants else None
+    choices = {f"{i}\x00{name}": name for i in kin for name in names.get(i, ())
+               if len(name) >= SHORT_NAME}
+    best = process.extractOne(title, choices, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN,
                               processor=str.casefold)
     return vault.notes[best[2].split("\x00")[0]] if best else None
 
