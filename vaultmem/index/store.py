@@ -30,7 +30,7 @@ from ..read.resolve import Resolver
 from . import changes, degrees, fts, update
 from .sql import IN_ARRAY, KEYS, array, index_statements, start_over, transaction, tuned
 
-SCHEMA = 11
+SCHEMA = 12
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -74,21 +74,33 @@ CREATE VIEW links(rowid, source, name, target, node, missing, ambiguous, kind, l
     subpath, embed) AS SELECT l.rowid, s.key, l.name, l.target, n.key, l.missing, l.ambiguous,
     l.kind, l.line, l.raw, l.subpath, l.embed FROM link_store AS l
     JOIN keys AS s ON s.no = l.source_no JOIN keys AS n ON n.no = l.node_no;
-CREATE TABLE anchors(note TEXT NOT NULL, block INTEGER NOT NULL, text TEXT NOT NULL);
-CREATE INDEX anchors_by_note ON anchors(note);
-CREATE TABLE tags(tag TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY(tag, note)) WITHOUT ROWID;
-CREATE INDEX tags_by_note ON tags(note);
-CREATE TABLE facts(note TEXT NOT NULL, attribute TEXT NOT NULL, value BLOB NOT NULL,
+CREATE TABLE anchor_store(note_no INTEGER NOT NULL, block INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX anchors_by_note ON anchor_store(note_no);
+CREATE VIEW anchors(rowid, note, block, text) AS SELECT a.rowid, k.key, a.block, a.text
+    FROM anchor_store AS a JOIN keys AS k ON k.no = a.note_no;
+CREATE TABLE tag_store(tag TEXT NOT NULL, note_no INTEGER NOT NULL, PRIMARY KEY(tag, note_no))
+    WITHOUT ROWID;
+CREATE INDEX tags_by_note ON tag_store(note_no);
+CREATE VIEW tags(tag, note) AS SELECT t.tag, k.key FROM tag_store AS t
+    JOIN keys AS k ON k.no = t.note_no;
+CREATE TABLE fact_store(note_no INTEGER NOT NULL, attribute TEXT NOT NULL, value BLOB NOT NULL,
     line INTEGER NOT NULL, kind TEXT NOT NULL, entity TEXT NOT NULL, valid_from TEXT NOT NULL,
     valid_until TEXT NOT NULL, confidence REAL, asserted TEXT NOT NULL);
-CREATE INDEX facts_by_note ON facts(note);
-CREATE INDEX facts_by_attribute ON facts(attribute, entity);
-CREATE INDEX facts_expiring ON facts(valid_until) WHERE kind = 'fact-note' AND valid_until != '';
-CREATE TABLE names(key TEXT NOT NULL, folded TEXT NOT NULL, name TEXT NOT NULL,
-    note TEXT NOT NULL, alias INTEGER NOT NULL);
-CREATE INDEX names_by_key ON names(key);
-CREATE INDEX names_by_folded ON names(folded);
-CREATE INDEX names_by_note ON names(note);
+CREATE INDEX facts_by_note ON fact_store(note_no);
+CREATE INDEX facts_by_attribute ON fact_store(attribute, entity);
+CREATE INDEX facts_expiring ON fact_store(valid_until)
+    WHERE kind = 'fact-note' AND valid_until != '';
+CREATE VIEW facts(rowid, note, attribute, value, line, kind, entity, valid_from, valid_until,
+    confidence, asserted) AS SELECT f.rowid, k.key, f.attribute, f.value, f.line, f.kind,
+    f.entity, f.valid_from, f.valid_until, f.confidence, f.asserted FROM fact_store AS f
+    JOIN keys AS k ON k.no = f.note_no;
+CREATE TABLE name_store(key TEXT NOT NULL, folded TEXT NOT NULL, name TEXT NOT NULL,
+    note_no INTEGER NOT NULL, alias INTEGER NOT NULL);
+CREATE INDEX names_by_key ON name_store(key);
+CREATE INDEX names_by_folded ON name_store(folded);
+CREATE INDEX names_by_note ON name_store(note_no);
+CREATE VIEW names(rowid, key, folded, name, note, alias) AS SELECT n.rowid, n.key, n.folded,
+    n.name, k.key, n.alias FROM name_store AS n JOIN keys AS k ON k.no = n.note_no;
 CREATE TABLE derived(kind TEXT NOT NULL, shard INTEGER NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY(kind, shard)) WITHOUT ROWID;
 CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL);

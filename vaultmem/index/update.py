@@ -20,6 +20,13 @@ from .rows import file_name, reach
 from .sql import IN_ARRAY, array
 
 KEY_NO = "(SELECT no FROM keys WHERE key = ?)"  # a note id's or node's number in ``keys``
+# The tables of a note's rows that hold note ids as numbers: the columns keyed (as made by
+# rows.note_rows), and the column of the note the rows are of.
+NUMBERED = {"links": ("link_store", (0, 3)), "tags": ("tag_store", (1,)),
+            "anchors": ("anchor_store", (0,)), "facts": ("fact_store", (0,)),
+            "names": ("name_store", (3,))}
+NUMBERED_NOTES = {"link_store": "source_no", "tag_store": "note_no", "anchor_store": "note_no",
+                  "fact_store": "note_no", "name_store": "note_no"}
 
 
 def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
@@ -29,13 +36,11 @@ def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     fts.remove(db, json.loads(gone))
     degrees.mark_stale(db, [*json.loads(ids), *(row[0] for row in db.execute(
         f"SELECT node FROM links WHERE source IN {IN_ARRAY}", (ids,)))])
-    db.execute(f"DELETE FROM link_store WHERE source_no IN (SELECT no FROM keys WHERE key IN "
-               f"{IN_ARRAY})", (ids,))
-    for table, column, keys in [("notes", "path", gone), ("bodies", "path", gone),
-                                ("tags", "note", ids),
-                                ("anchors", "note", ids), ("facts", "note", ids),
-                                ("names", "note", ids)]:
-        db.execute(f"DELETE FROM {table} WHERE {column} IN {IN_ARRAY}", (keys,))
+    for table, column in NUMBERED_NOTES.items():
+        db.execute(f"DELETE FROM {table} WHERE {column} IN (SELECT no FROM keys WHERE key IN "
+                   f"{IN_ARRAY})", (ids,))
+    for table in ("notes", "bodies"):
+        db.execute(f"DELETE FROM {table} WHERE path IN {IN_ARRAY}", (gone,))
 
 
 def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
@@ -60,20 +65,25 @@ def insert(db: sqlite3.Connection, entries: Mapping[str, Entry]) -> None:
         passages += [(path, *row) for row in texts]
     fts.add_rows(db, passages)
     degrees.mark_stale(db, [node for link in rows["links"] for node in (link[0], link[3])])
-    _insert_links(db, rows.pop("links"))
-    for table, values in rows.items():
-        if values:
-            db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(values[0]))})",
-                           values)
+    if not entries:  # nothing to store
+        return
+    db.executemany(f"INSERT INTO notes VALUES ({', '.join('?' * len(rows['notes'][0]))})",
+                   rows["notes"])
+    db.executemany("INSERT INTO bodies VALUES (?, ?, ?)", rows["bodies"])
+    for kind, (table, keyed) in NUMBERED.items():
+        _insert_numbered(db, table, keyed, rows[kind])
 
 
-def _insert_links(db: sqlite3.Connection, links: list[tuple[Any, ...]]) -> None:
-    """Store link rows (made by :func:`~vaultmem.index.rows.note_rows`), their note ids and
-    nodes numbered in the keys table."""
+def _insert_numbered(db: sqlite3.Connection, table: str, keyed: tuple[int, ...],
+                     rows: list[tuple[Any, ...]]) -> None:
+    """Store ``rows`` (made by :func:`~vaultmem.index.rows.note_rows`) in ``table``, the
+    note ids (or nodes) in the columns ``keyed`` numbered in the keys table."""
+    if not rows:
+        return
     db.executemany("INSERT OR IGNORE INTO keys(key) VALUES (?)",
-                   [(key,) for key in sorted({k for link in links for k in (link[0], link[3])})])
-    db.executemany(f"INSERT INTO link_store VALUES ({KEY_NO}, ?, ?, {KEY_NO}, ?, ?, ?, ?, ?, ?, "
-                   "?)", links)
+                   [(key,) for key in sorted({row[at] for row in rows for at in keyed})])
+    marks = ", ".join(KEY_NO if at in keyed else "?" for at in range(len(rows[0])))
+    db.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
 def sync_files(db: sqlite3.Connection, files: Mapping[str, str]) -> set[str]:
