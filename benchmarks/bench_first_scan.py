@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -70,19 +71,19 @@ def parse_stages(root: Path, sample: int) -> dict[str, float]:
     for info in infos:
         data = (root / info.path).read_bytes()
         parsed = _timed(spent, "read a note (markdown-it's tokenizer included)",
-                        lambda: parse_with_body(info.path, data, config, info.size))
-        _timed(spent, "  of which markdown-it's tokenizer", lambda: parser().parse(parsed.body))
-        passages = _timed(spent, "passages", lambda: note_passages(parsed))
+                        partial(parse_with_body, info.path, data, config, info.size))
+        _timed(spent, "  of which markdown-it's tokenizer", partial(parser().parse, parsed.body))
+        passages = _timed(spent, "passages", partial(note_passages, parsed))
         rows = _timed(spent, "their search forms and digests",
-                      lambda: passage_rows(info.path, passages))
+                      partial(passage_rows, info.path, passages))
         text = data.decode("utf-8", "replace")
-        meta = _timed(spent, "facts and metadata", lambda: meta_of(parsed.note, parsed.body,
-                                                                   text))
+        meta = _timed(spent, "facts and metadata", partial(meta_of, parsed.note, parsed.body,
+                                                           text))
         packed = _timed(spent, "index rows (links resolved)",
-                        lambda: note_rows(parsed.note, resolver, rows, meta))
-        entry = _timed(spent, "cache entry", lambda: encode(parsed.note, NoteDoc(text, 0, meta),
-                                                            (0, 0), packed))
-        _timed(spent, "compressed for the index", lambda: stored_blobs(entry))
+                        partial(note_rows, parsed.note, resolver, rows, meta))
+        entry = _timed(spent, "cache entry", partial(encode, parsed.note,
+                                                     NoteDoc(text, 0, meta), (0, 0), packed))
+        _timed(spent, "compressed for the index", partial(stored_blobs, entry))
     return {stage: seconds / len(infos) for stage, seconds in spent.items()}
 
 

@@ -259,3 +259,25 @@ def test_processes_opening_a_new_index_at_once_all_get_it(sample: Path) -> None:
         for process in opening:
             process.join(60)
         assert all(isinstance(answer, int) for answer in answers), answers
+
+
+def _keys(vault: Vault) -> set[str]:
+    with sqlite3.connect(vault.store.path) as db:
+        return {row[0] for row in db.execute("SELECT key FROM keys")}
+
+
+def test_numbers_of_notes_gone_are_swept_and_the_rest_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "Kept.md").write_text("Links [[Target]] and [[Nowhere]].\n", encoding="utf-8")
+    (tmp_path / "Target.md").write_text("#tag\n", encoding="utf-8")
+    (tmp_path / "Gone.md").write_text("Links [[Target]].\n", encoding="utf-8")
+    vault = Vault(tmp_path)
+    assert "Gone" in vault.notes
+    assert {"Gone", "Gone.md", "Kept", "Target"} <= _keys(vault)
+    (tmp_path / "Gone.md").unlink()
+    monkeypatch.setattr(store_module, "KEYS_SWEPT_EVERY", 1)
+    vault.refresh()
+    assert "Gone" not in vault.notes
+    assert {"Gone", "Gone.md"}.isdisjoint(_keys(vault))
+    assert {"Kept", "Kept.md", "Target", "Target.md", "nowhere"} <= _keys(vault)
+    assert Vault(tmp_path).store.linking("Target") == ["Kept"]

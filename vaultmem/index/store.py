@@ -108,6 +108,7 @@ CREATE TABLE results(name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NUL
 
 
 INDEXES = index_statements(TABLES)
+KEYS_SWEPT_EVERY = 100  # storing scans between two sweeps of the numbers no row holds
 BULK_LOAD_FROM = 2_000  # notes a scan of an empty index stores before its indexes are made
 
 
@@ -342,6 +343,8 @@ class Store:
                 db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                            (key, str(self._counted(key) + 1)))
             changes.forget_old(db, self._counted("generation"))
+            if self._counted("generation") % KEYS_SWEPT_EVERY == 0:
+                update.forget_unused_keys(db)
 
     def changed_since(self, generation: int) -> changes.Changed | None:
         """The notes stored or forgotten after ``generation`` (see :mod:`.changes`)."""

@@ -27,6 +27,7 @@ NUMBERED = {"links": ("link_store", (0, 3)), "tags": ("tag_store", (1,)),
             "names": ("name_store", (3,))}
 NUMBERED_NOTES = {"link_store": "source_no", "tag_store": "note_no", "anchor_store": "note_no",
                   "fact_store": "note_no", "name_store": "note_no"}
+KEYED_COLUMNS = [*NUMBERED_NOTES.items(), ("link_store", "node_no"), ("passage_store", "path_no")]
 
 
 def forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
@@ -84,6 +85,13 @@ def _insert_numbered(db: sqlite3.Connection, table: str, keyed: tuple[int, ...],
                    [(key,) for key in sorted({row[at] for row in rows for at in keyed})])
     marks = ", ".join(KEY_NO if at in keyed else "?" for at in range(len(rows[0])))
     db.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+
+def forget_unused_keys(db: sqlite3.Connection) -> int:
+    """Drop the numbers of note ids, nodes and paths no row holds any more (notes gone, links
+    changed); how many."""
+    used = " UNION ".join(f"SELECT {column} FROM {table}" for table, column in KEYED_COLUMNS)
+    return db.execute(f"DELETE FROM keys WHERE no NOT IN ({used})").rowcount
 
 
 def sync_files(db: sqlite3.Connection, files: Mapping[str, str]) -> set[str]:
