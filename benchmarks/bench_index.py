@@ -57,8 +57,11 @@ root = Path(sys.argv[1])
 start = time.perf_counter()
 CASE
 seconds = time.perf_counter() - start
-rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-          resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+# this process's own peak (VmHWM: ru_maxrss would keep the launching process's across exec)
+status = Path("/proc/self/status").read_text().split("VmHWM:")
+own = int(status[1].split()[0]) if len(status) > 1 else resource.getrusage(
+    resource.RUSAGE_SELF).ru_maxrss
+rss = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(json.dumps({"seconds": seconds, "rss_mb": rss / 1024}))
 """
 

@@ -141,7 +141,7 @@ def guide_blocks(language: str | None = None) -> list[str]:
 def test_there_are_units_for_each_job() -> None:
     names = {p.name for p in unit_files()}
     assert {"vaultmem-watch.service", "vaultmem-reflect.service", "vaultmem-reflect.timer",
-            "vaultmem-git.service", "vaultmem-git.timer"} <= names
+            "vaultmem-git.service", "vaultmem-git.timer", "vaultmem-mcp.service"} <= names
 
 
 def test_the_guide_shows_every_unit_exactly_as_its_file() -> None:
@@ -154,6 +154,9 @@ def test_the_guide_shows_every_unit_exactly_as_its_file() -> None:
     units = [p.read_text(encoding="utf-8") for p in unit_files()]
     stray = [b for b in blocks if b.lstrip().startswith("[") and b not in units]
     assert not stray, f"unit text in docs/deploy.md that no file in docs/systemd/ holds: {stray}"
+
+
+LONG_RUNNING = {"vaultmem-watch.service", "vaultmem-mcp.service"}
 
 
 @pytest.mark.parametrize("path", unit_files(".service"), ids=lambda p: p.name)
@@ -176,7 +179,7 @@ def test_services_hold_what_the_guide_promises(path: Path) -> None:
         assert cache and not (cache + "/").startswith(VAULT + "/"), "the cache stays outside"
         assert str(Path("/var/cache") / one(unit, "Service", "CacheDirectory")) == cache, (
             "CacheDirectory= makes $XDG_CACHE_HOME, writable under ProtectSystem=strict")
-    if path.name == "vaultmem-watch.service":
+    if path.name in LONG_RUNNING:
         assert one(unit, "Service", "Type") == "simple"
         assert one(unit, "Service", "Restart") == "on-failure"
         assert one(unit, "Install", "WantedBy") == "multi-user.target"
@@ -373,8 +376,12 @@ def test_git_service_syncs_and_leaves_a_conflict_to_lint(sample: Path, tmp_path:
 def test_mcp_client_configs_in_the_guide_launch_vaultmem_mcp(sample: Path, tmp_path: Path) -> None:
     configs = [json.loads(block) for block in guide_blocks("json")]
     servers = [s for c in configs for s in c.get("mcpServers", {}).values()]
-    assert servers
-    for server in servers:
+    remote = [s for s in servers if "url" in s]
+    assert remote and all(s["type"] == "http" and s["url"].startswith("https://")
+                          and s["url"].endswith("/mcp")
+                          and s["headers"]["Authorization"].startswith("Bearer vm_")
+                          for s in remote)
+    for server in (s for s in servers if "url" not in s):
         argv = [server["command"], *server["args"]]
         if argv[0] == "ssh":
             argv = argv[2:]  # ssh [user@]host COMMAND...: the command run on the server
@@ -404,3 +411,46 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
     said = [line for line in (result.stdout + result.stderr).splitlines()
             if "vaultmem-" in line]
     assert result.returncode == 0 and not said, result.stdout + result.stderr
+
+
+def test_mcp_service_serves_a_token_and_stops_on_its_kill_signal(sample: Path,
+                                                                 tmp_path: Path) -> None:
+    """The HTTP server's unit, run here on a free port: it starts, a token added as the guide
+    says is let in and a missing one is not, and it exits 0 on the signal systemd sends."""
+    pytest.importorskip("mcp")
+    httpx = pytest.importorskip("httpx")
+    unit = localised(UNITS / "vaultmem-mcp.service", sample, tmp_path / "cache")
+    tokens = tmp_path / "etc" / "tokens.json"
+    env = process_env(unit, {"VAULTMEM_TOKENS": str(tokens)})
+    added = subprocess.run([sys.executable, "-m", "vaultmem", "token", "add", "council",
+                            "--scope", "write"], env=env, capture_output=True, text=True,
+                           timeout=WAIT, check=True)
+    line = one(unit, "Service", "ExecStart").replace("127.0.0.1:8765", "127.0.0.1:0")
+    proc = subprocess.Popen(command(line), cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    err: queue.Queue[str] = queue.Queue()
+    reader = read_lines(proc.stderr, err)
+    said: list[str] = []
+    try:
+        assert wait_line(err, said, lambda text: text.startswith("serving ")), said
+        url = said[-1].split(" at ")[1].split()[0]
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "deploy-test", "version": "1"}}}
+        headers = {"accept": "application/json, text/event-stream",
+                   "host": "memory.example.com"}  # as the proxy passes it on
+        let_in = httpx.post(url, json=hello, timeout=WAIT, headers={
+            **headers, "authorization": f"Bearer {added.stdout.strip()}"})
+        shut_out = httpx.post(url, json=hello, timeout=WAIT, headers=headers)
+        assert (let_in.status_code, shut_out.status_code) == (200, 401)
+        proc.send_signal(getattr(signal, (values(unit, "Service", "KillSignal")
+                                          or ["SIGTERM"])[0]))
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=WAIT)
+    reader.join(timeout=WAIT)
+    while not err.empty():
+        said.append(err.get())
+    assert said[-1].strip() == "stopped" and not any("Traceback" in text for text in said)

@@ -25,7 +25,7 @@ LAYERS = {
     "vaultmem.config": 0, "vaultmem.names": 0, "vaultmem.secrets": 0, "vaultmem.text": 0,
     "vaultmem.similar_names": 0, "vaultmem.regular_files": 0,
     "vaultmem.ignored": 0, "vaultmem.semantic_config": 0, "vaultmem.place": 0,
-    "vaultmem.folders": 0,
+    "vaultmem.folders": 0, "vaultmem.tokens": 0,
     "vaultmem.read": 1,  # file text -> records, facts as a note states them (pure)
     "vaultmem.index": 2,  # the SQLite index and what is made at index time (search documents)
     "vaultmem.graph": 3, "vaultmem.vault": 3,  # the Vault composes the index and the graph

@@ -69,6 +69,7 @@ COMMANDS = {
     "stale": "life", "archive": "life", "forget": "life", "restore": "life", "trash": "life",
     "learn": "learning", "capture": "learning", "reflect": "learning",
     "watch": "live", "mcp": "live", "export": "exchange", "import": "exchange",
+    "token": "access",
 }
 
 

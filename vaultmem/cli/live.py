@@ -5,10 +5,13 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from pathlib import Path
 
 import click
 
 from ..live.forked import CommandLine
+from ..live.http_gate import Limits
+from ..tokens import default_tokens_path
 from ..vault import Vault
 from . import cli, main, warm, with_vault
 
@@ -60,9 +63,28 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
               "not report).")
 @click.option("--print-config", is_flag=True,
               help="Print how an MCP client starts this server (absolute paths); serve nothing.")
+@click.option("--http", "address", metavar="HOST:PORT",
+              help="Serve over MCP's streamable HTTP at this address (e.g. 127.0.0.1:8765) "
+              "instead of stdio; off this machine only with tokens (vaultmem token add).")
+@click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The tokens file (default: $VAULTMEM_TOKENS, else "
+              "~/.config/vaultmem/tokens.json).")
+@click.option("--max-body", default=Limits.body_bytes, show_default=True,
+              type=click.IntRange(1024), help="Bytes a request may send (413 above).")
+@click.option("--max-results", default=Limits.results, show_default=True,
+              type=click.IntRange(1, 1000), help="Most results a call may ask for.")
+@click.option("--max-budget", default=Limits.budget, show_default=True,
+              type=click.IntRange(50, 200_000), help="Most tokens a context may ask for.")
+@click.option("--calls-per-second", default=Limits.calls_per_second, show_default=True,
+              type=click.FloatRange(0.1), help="Calls per second per token (429 above).")
+@click.option("--call-wait", default=Limits.call_wait, show_default=True,
+              type=click.FloatRange(0.1), help="Seconds a call may wait for its turn.")
 @with_vault
-def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: bool) -> None:
-    """Serve the memory to agents as Model Context Protocol tools over stdio.
+def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: bool,
+                address: str | None, tokens_path: Path | None, max_body: int, max_results: int,
+                max_budget: int, calls_per_second: float, call_wait: float) -> None:
+    """Serve the memory to agents as Model Context Protocol tools over stdio, or over HTTP
+    with --http.
 
     Tools: context, search, show, related, conflicts, and (unless --read-only) daily, fact,
     decide, lesson, learn, now. Needs the mcp extra: pip install 'vaultmem[mcp]'. On Linux a
@@ -71,14 +93,27 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: 
     \b
     Example:
       vaultmem --vault sample_vault mcp --print-config
+      vaultmem --vault sample_vault mcp --http 127.0.0.1:8765
     """
     if print_config:
-        from ..live.mcp_config import client_config
+        from ..live import mcp_config
+        from ..live.mcp_http import http_url
 
-        click.echo(client_config(vault.root, read_only=read_only, check_files=check_files),
-                   nl=False)
+        click.echo(mcp_config.client_config(vault.root, read_only=read_only,
+                                            check_files=check_files) if address is None
+                   else mcp_config.http_client_config(http_url(address)), nl=False)
         return
-    from ..live.mcp import serve
+    if address is None:
+        from ..live.mcp import serve
 
-    serve(vault, read_only=read_only, watch=not check_files,
-          command_line=CommandLine(main, warm))
+        serve(vault, read_only=read_only, watch=not check_files,
+              command_line=CommandLine(main, warm))
+        return
+    from ..live.mcp_http import serve_http
+
+    limits = Limits(max_body, max_results, max_budget, calls_per_second, call_wait)
+    serve_http(vault, address, tokens=tokens_path or default_tokens_path(), limits=limits,
+               read_only=read_only, watch=not check_files, command_line=CommandLine(main, warm),
+               ready=lambda url: click.echo(f"serving {vault.shown} at {url} (Ctrl-C stops)",
+                                            err=True))
+    click.echo("stopped", err=True)

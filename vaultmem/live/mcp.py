@@ -9,6 +9,7 @@ from .. import __version__
 from ..errors import MissingExtra
 from ..vault import Vault
 from .forked import CommandLine
+from .http_gate import CURRENT_GRANT, Limits, grant_of_request
 from .keeper import IndexKeeper
 from .mcp_write import WriteTools
 
@@ -101,17 +102,20 @@ WRITE_TOOLS: dict[str, str] = {
 }
 
 
-def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True) -> MCPServer:
+def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
+                 limits: Limits | None = None) -> MCPServer:
     """The MCP server for ``vault``; with ``read_only`` no writing tool is offered; with
-    ``watch`` files are read again only when the system reports a change (where it can)."""
+    ``watch`` files are read again only when the system reports a change (where it can); with
+    ``limits`` (over HTTP) each call is held to them and to its token's scope."""
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
         raise MissingExtra("mcp needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") from exc
-    server: MCPServer = _plain_errors(MCPServer)("vaultmem", version=__version__,
-                                                 instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer = _guarded(MCPServer, limits)("vaultmem", version=__version__,
+                                                    instructions=INSTRUCTIONS,
+                                                    log_level="WARNING")
     tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache),
-                       watch=watch)
+                       watch=watch, call_wait=limits.call_wait if limits else None)
     for name, description in READ_TOOLS.items():
         _add(server, getattr(tools, name), name, description, read_only=True)
     if not read_only:
@@ -120,19 +124,26 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True) -
     return server
 
 
-def _plain_errors(base: type[MCPServer]) -> type[MCPServer]:
+def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
     """``base`` whose tools answer arguments that fail validation with the plain reason
     (``limit: Input should be greater than or equal to 1``), without pydantic's model name,
-    input echo and documentation links."""
+    input echo and documentation links; over HTTP, each call runs with its token's grant,
+    within ``limits``, and a read token neither sees nor calls the writing tools."""
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import ValidationError
 
-    class PlainErrors(base):  # type: ignore[misc,valid-type]
-        """The MCP server with plain argument errors."""
+    class Guarded(base):  # type: ignore[misc,valid-type]
+        """The MCP server with plain argument errors and the calls' grants."""
 
         async def call_tool(self, name: str, arguments: dict[str, Any],
                             context: Any = None) -> Any:
             """Call a tool; a validation error's text is replaced by its plain reasons."""
+            grant = grant_of_request(_request_of(context))
+            if grant is not None and limits is not None:
+                refusal = call_refusal(name, arguments, grant.scope, grant.name, limits)
+                if refusal:
+                    raise ToolError(refusal)
+            token = CURRENT_GRANT.set(grant)
             try:
                 return await super().call_tool(name, arguments, context)
             except ToolError as exc:
@@ -141,8 +152,45 @@ def _plain_errors(base: type[MCPServer]) -> type[MCPServer]:
                 # the cause is kept: the SDK logs the rejected fields' names from it
                 raise ToolError(f"Error executing tool {name}: {plain(exc.__cause__)}") \
                     from exc.__cause__
+            finally:
+                CURRENT_GRANT.reset(token)
 
-    return PlainErrors
+        async def _handle_list_tools(self, ctx: Any, params: Any) -> Any:
+            """The tools this caller may call: a read token's list has no writing tool."""
+            listed = await super()._handle_list_tools(ctx, params)
+            grant = grant_of_request(getattr(ctx, "request", None))
+            if grant is not None and not grant.may_write:
+                listed.tools = [tool for tool in listed.tools if tool.name not in WRITE_TOOLS]
+            return listed
+
+    return Guarded
+
+
+def _request_of(context: Any) -> Any:
+    """The HTTP request a tool call came in (None over stdio)."""
+    try:
+        return context.request_context.request
+    except (AttributeError, ValueError):
+        return None
+
+
+def call_refusal(name: str, arguments: dict[str, Any], scope: str, token: str,
+                 limits: Limits) -> str | None:
+    """Why a call over HTTP is refused (a read token calling a writing tool, a limit asked
+    above the server's), or None.
+
+    >>> call_refusal("search", {"limit": 500}, "read", "ci", Limits(results=100))
+    "limit 500 is above this server's 100 results per call; ask for 100 or fewer"
+    """
+    if name in WRITE_TOOLS and scope != "write":
+        return (f"token {token!r} may only read, and {name} writes; a token for writing is "
+                "made with: vaultmem token add NAME --scope write")
+    for key, most, what in (("limit", limits.results, "results per call"),
+                            ("budget", limits.budget, "tokens of context")):
+        asked = arguments.get(key)
+        if isinstance(asked, int) and asked > most:
+            return f"{key} {asked} is above this server's {most} {what}; ask for {most} or fewer"
+    return None
 
 
 def plain(error: ValidationError) -> str:

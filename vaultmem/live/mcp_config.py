@@ -34,3 +34,15 @@ def client_config(root: Path, *, read_only: bool = False, check_files: bool = Fa
     return ("Claude Code:\n\n    claude mcp add vaultmem -- " + shlex.join(command) + "\n\n"
             "Claude Desktop (claude_desktop_config.json) and other MCP clients:\n\n"
             + json.dumps(config, indent=2) + "\n")
+
+
+def http_client_config(url: str) -> str:
+    """How clients on other machines reach a server at ``url`` (a public https:// one behind a
+    proxy, or this one's), with the token they were given in place of ``<token>``."""
+    header = "Authorization: Bearer <token>"
+    config = {"mcpServers": {"vaultmem": {"type": "http", "url": url,
+                                          "headers": {"Authorization": "Bearer <token>"}}}}
+    return ("Claude Code:\n\n    claude mcp add --transport http vaultmem " + url
+            + " --header " + shlex.quote(header) + "\n\n"
+            "Other MCP clients that speak streamable HTTP:\n\n"
+            + json.dumps(config, indent=2) + "\n")

@@ -113,15 +113,17 @@ def _known_type(vault: Vault, kind: str | None) -> None:
 class Tools:
     """The vault's tools; one call at a time, each on the vault's current files."""
 
-    def __init__(self, vault: Vault, *, watch: bool = True) -> None:
+    def __init__(self, vault: Vault, *, watch: bool = True,
+                 call_wait: float | None = None) -> None:
         self.vault = vault
         self.lock = threading.Lock()
         self.watch = VaultWatch(vault.root) if watch else None  # before the first read
+        self.call_wait = call_wait  # seconds a call waits for its turn (None: as long as needed)
 
     @contextlib.contextmanager
     def fresh(self) -> Iterator[Vault]:
         """The vault re-scanned now; library errors become tool errors that say the fix."""
-        with self.lock:
+        with self._turn():
             try:
                 vault = self.current()
                 loaded = set(vault.__dict__)
@@ -139,6 +141,18 @@ class Tools:
                 log.exception("vaultmem tool failed")
                 raise ToolError(f"internal error ({exc.__class__.__name__}: {exc}); please "
                                 "report it with the server's stderr") from exc
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """Hold the tools' lock: calls run one at a time, and one that waited ``call_wait``
+        seconds is refused (a call that started is never cut short: writes are whole)."""
+        if not self.lock.acquire(timeout=-1 if self.call_wait is None else self.call_wait):
+            raise ToolError(f"the server is busy: this call waited {self.call_wait:g} s for "
+                            "its turn; call again in a moment")
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def current(self) -> Vault:
         """The vault as its files are now: the same object (graph and all) if nothing changed

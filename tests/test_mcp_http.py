@@ -1,0 +1,210 @@
+"""The MCP server over streamable HTTP: started on 127.0.0.1 on a sample vault copy, driven by
+the SDK's own HTTP client; tokens, scopes and limits."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+
+from vaultmem.write.token_file import add_token, revoke_token
+
+from .conftest import NOW, ROOT, hash_tree
+from .test_mcp import READERS, WRITERS, call, ok
+
+mcp = pytest.importorskip("mcp")
+httpx = pytest.importorskip("httpx")
+MCPError = pytest.importorskip("mcp.shared.exceptions").MCPError
+
+T = TypeVar("T")
+TIMEOUT = 30.0  # seconds for a server to start or a session to end; a hang fails the test
+
+
+@contextlib.contextmanager
+def http_server(vault: Path, tokens: Path, *options: str) -> Iterator[str]:
+    """``vaultmem mcp --http 127.0.0.1:0`` on ``vault`` until the block ends; yields its URL."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http",
+         "127.0.0.1:0", "--tokens", str(tokens), *options],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    assert server.stderr is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stderr],  # type: ignore
+                     daemon=True).start()
+    try:
+        first = lines.get(timeout=TIMEOUT)
+        assert " at http://127.0.0.1:" in first, first
+        yield first.split(" at ")[1].split()[0]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=TIMEOUT)
+
+
+def session_with(url: str, token: str | None, body: Callable[[Any], Awaitable[T]]) -> T:
+    """Run ``body`` with an initialised SDK session sending ``token`` (None: no header)."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+
+    async def run() -> T:
+        with anyio.fail_after(TIMEOUT):
+            async with create_mcp_http_client(headers=headers) as client, \
+                    streamable_http_client(url, http_client=client) as (read, write, *_), \
+                    mcp.ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+
+    return anyio.run(run)
+
+
+def post(url: str, token: str | None, body: bytes = b"{}") -> Any:
+    """One raw POST to the MCP endpoint (for status codes the SDK client hides)."""
+    headers = {"content-type": "application/json",
+               "accept": "application/json, text/event-stream"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    return httpx.post(url, content=body, headers=headers, timeout=TIMEOUT)
+
+
+@pytest.fixture
+def tokens(tmp_path: Path) -> tuple[Path, str, str]:
+    """A tokens file with a read token and a write token: (file, read token, write token)."""
+    path = tmp_path / "config" / "tokens.json"
+    reader, _ = add_token(path, "reader", scope="read", now=NOW)
+    writer, _ = add_token(path, "writer", scope="write", now=NOW)
+    return path, reader, writer
+
+
+CALLS: dict[str, dict[str, Any]] = {
+    "search": {"query": "OCR"}, "related": {"note": "Lucy Tan"},
+    "mentions": {"note": "Lucy Tan"}, "context": {"agent": "Rafael", "query": "OCR"},
+    "show": {"note": "Lucy Tan"}, "conflicts": {}, "check_links": {"text": "[[Lucy Tan]]"},
+    "daily": {"text": "Checked the OCR pipeline over HTTP."},
+    "fact": {"note": "Lucy Tan", "attribute": "timezone", "value": "Europe/Lisbon"},
+    "decide": {"title": "Serve memory over HTTP", "topic": "remote-agents",
+               "rationale": "Agents run on other machines"},
+    "lesson": {"title": "Rafael - Ask for a token first", "agent": "Rafael",
+               "pattern_key": "http.token", "body": "**Rule:** ask for a token."},
+    "learn": {"kind": "correction", "text": "Send the token", "pattern_key": "http.token",
+              "agent": "Rafael"},
+    "now": {"action": "add", "text": "Serve memory over HTTP"},
+}
+
+
+def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Path, str, str]
+                                                 ) -> None:
+    path, _, writer = tokens
+
+    async def every_tool(session: Any) -> dict[str, str]:
+        listed = {tool.name for tool in (await session.list_tools()).tools}
+        assert listed == READERS | WRITERS
+        return {name: await ok(session, name, **arguments) for name, arguments in CALLS.items()}
+
+    with http_server(sample, path) as url:
+        answers = session_with(url, writer, every_tool)
+    assert json.loads(answers["search"])["results"]
+    assert "Lucy Tan" in answers["show"]
+    assert "Checked the OCR pipeline over HTTP." in (sample / "Daily/2026-11-29.md").read_text()
+    assert "Europe/Lisbon" in (sample / "People/Lucy Tan.md").read_text()
+
+
+def test_a_read_token_reads_and_neither_sees_nor_calls_a_writing_tool(
+        sample: Path, tokens: tuple[Path, str, str]) -> None:
+    path, reader, _ = tokens
+    before = hash_tree(sample)
+
+    async def as_reader(session: Any) -> tuple[set[str], dict[str, tuple[bool, str]]]:
+        listed = {tool.name for tool in (await session.list_tools()).tools}
+        tried = {name: await call(session, name, **CALLS[name]) for name in sorted(WRITERS)}
+        await ok(session, "search", query="OCR")
+        return listed, tried
+
+    with http_server(sample, path) as url:
+        listed, tried = session_with(url, reader, as_reader)
+    assert listed == READERS
+    for name, (failed, text) in tried.items():
+        assert failed and f"token 'reader' may only read, and {name} writes" in text
+    assert hash_tree(sample) == before
+
+
+def test_no_token_a_wrong_or_a_revoked_one_is_401(sample: Path,
+                                                  tokens: tuple[Path, str, str]) -> None:
+    path, reader, writer = tokens
+    with http_server(sample, path) as url:
+        assert post(url, writer).status_code != 401  # let in (the empty body is then refused)
+        revoke_token(path, "writer", now=NOW)  # while the server runs
+        for token in (None, "vm_not-a-token", writer, f"{reader}x"):
+            answer = post(url, token)
+            assert answer.status_code == 401
+            assert answer.headers["www-authenticate"] == 'Bearer realm="vaultmem"'
+            assert "vaultmem token add" in answer.json()["error"]
+        with pytest.raises(ExceptionGroup) as refused:  # nor can the SDK client open a session
+            session_with(url, writer, lambda session: session.list_tools())
+        assert refused.group_contains(MCPError, match="error response", depth=2)
+        assert session_with(url, reader, lambda session: session.list_tools()).tools
+
+
+def test_an_oversize_request_is_413_and_a_flood_429(sample: Path,
+                                                   tokens: tuple[Path, str, str]) -> None:
+    path, reader, _ = tokens
+    # one call each ten seconds: the first passes the gate, the next ones come too soon
+    with http_server(sample, path, "--max-body", "2048", "--calls-per-second", "0.1") as url:
+        assert post(url, reader, b"[" + b" " * 4096 + b"]").status_code == 413
+        flood = [post(url, reader) for _ in range(3)]
+    assert [answer.status_code for answer in flood] == [429, 429, 429]
+    assert all(1 <= int(answer.headers["retry-after"]) <= 10 for answer in flood)
+    assert "too many calls for token 'reader'" in flood[0].json()["error"]
+
+
+def test_a_call_above_the_limits_is_refused_with_what_to_ask(
+        sample: Path, tokens: tuple[Path, str, str]) -> None:
+    path, reader, _ = tokens
+
+    async def asking(session: Any) -> list[tuple[bool, str]]:
+        return [await call(session, "search", query="OCR", limit=11),
+                await call(session, "context", query="OCR", budget=3000),
+                await call(session, "search", query="OCR", limit=10)]
+
+    with http_server(sample, path, "--max-results", "10", "--max-budget", "2000") as url:
+        too_many, too_long, fine = session_with(url, reader, asking)
+    assert too_many == (True, "limit 11 is above this server's 10 results per call; ask for "
+                              "10 or fewer")
+    assert too_long[0] and "budget 3000 is above this server's 2000 tokens" in too_long[1]
+    assert not fine[0]
+
+
+def test_a_loopback_server_without_tokens_is_open_to_this_machine_only(
+        sample: Path, tmp_path: Path) -> None:
+    with http_server(sample, tmp_path / "no-tokens.json") as url:
+        text = session_with(url, None, lambda session: ok(session, "show", note="Lucy Tan"))
+        rebound = httpx.post(url, content=b"{}", headers={"host": "evil.example:8765"})
+        page = httpx.post(url, content=b"{}", headers={"origin": "http://evil.example"})
+    assert "Lucy Tan" in text
+    assert rebound.status_code == page.status_code == 403
+    assert "vaultmem token add" in rebound.json()["error"]
+
+
+def test_with_a_token_a_proxy_s_host_is_let_in(sample: Path,
+                                               tokens: tuple[Path, str, str]) -> None:
+    path, reader, _ = tokens
+    headers = {"host": "memory.example.com", "authorization": f"Bearer {reader}",
+               "content-type": "application/json", "accept": "application/json, "
+               "text/event-stream"}
+    with http_server(sample, path) as url:
+        answer = httpx.post(url, headers=headers, content=json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "proxy-test", "version": "1"}}}))
+    assert answer.status_code == 200, answer.text
