@@ -208,3 +208,73 @@ def test_with_a_token_a_proxy_s_host_is_let_in(sample: Path,
                 "protocolVersion": "2025-06-18", "capabilities": {},
                 "clientInfo": {"name": "proxy-test", "version": "1"}}}))
     assert answer.status_code == 200, answer.text
+
+
+# --- a token limited to some folders ------------------------------------------------------
+
+SCOPED_CALLS: dict[str, dict[str, Any]] = {
+    "search": {"query": "OCR pricing DataFlow decision", "limit": 50, "passages": 3},
+    "context": {"query": "OCR pricing DataFlow decision", "budget": 4000},
+    "related": {"note": "Lucy Tan", "limit": 50, "depth": 3},
+    "mentions": {"note": "Lucy Tan", "linked": True},
+    "show": {"note": "Lucy Tan"}, "conflicts": {},
+    "check_links": {"text": "Talked to [[Lucy Tan]] about [[Use PadleOCR]]."},
+}
+
+
+def outside(vault: Path, folder: str) -> tuple[set[str], set[str]]:
+    """What only notes outside ``folder`` hold, which no token of it may be shown: their ids
+    with a folder (``Decisions/Use PaddleOCR``) and their lines no note inside holds."""
+    inside = " ".join(p.read_text(encoding="utf-8") for p in (vault / folder).rglob("*.md"))
+    notes = [p for p in vault.rglob("*.md") if not p.is_relative_to(vault / folder)]
+    ids = {p.relative_to(vault).with_suffix("").as_posix() for p in notes}
+    lines = {line.strip() for p in notes for line in p.read_text(encoding="utf-8").splitlines()}
+    return ({i for i in ids if "/" in i}, {line for line in lines
+                                           if len(line) >= 25 and line not in inside})
+
+
+def seen_outside(text: str, ids: set[str], lines: set[str]) -> list[str]:
+    """The ids and lines of notes outside the folder that ``text`` shows."""
+    return sorted(i for i in ids | lines if i in text)
+
+
+@pytest.mark.parametrize("tool", sorted(SCOPED_CALLS))
+def test_a_folder_token_never_sees_a_note_outside_its_folders(
+        sample: Path, tmp_path: Path, tool: str) -> None:
+    with (sample / "People" / "Priya Nair.md").open("a", encoding="utf-8") as note:
+        note.write("\n- [[Lucy Tan]] timezone:: UTC+9\n")  # a conflict inside People
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "people", scope="read", folders=("People",), now=NOW)
+    whole, _ = add_token(path, "all", scope="read", now=NOW)
+    ids, lines = outside(sample, "People")
+    with http_server(sample, path) as url:
+        failed, text = session_with(url, token, lambda s: call(s, tool, **SCOPED_CALLS[tool]))
+        _, unscoped = session_with(url, whole, lambda s: call(s, tool, **SCOPED_CALLS[tool]))
+    assert not failed, text
+    assert seen_outside(unscoped, ids, lines), "the call shows other folders to a whole token"
+    assert not seen_outside(text, ids, lines), f"{tool} showed notes outside People: {text}"
+    assert tool in ("check_links", "mentions") or "People/" in text, text
+    if tool == "conflicts":
+        assert "People/Priya Nair" in text  # the conflict inside People is still found
+
+
+def test_a_folder_token_writes_only_in_its_folders(sample: Path, tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "people", scope="write", folders=("People",), now=NOW)
+    before = hash_tree(sample)
+
+    async def writes(session: Any) -> list[tuple[bool, str]]:
+        return [await call(session, "daily", text="Met Lucy."),
+                await call(session, "fact", note="Use PaddleOCR", attribute="status",
+                           value="dropped"),
+                await call(session, "fact", note="Lucy Tan", attribute="timezone",
+                           value="UTC+9")]
+
+    with http_server(sample, path) as url:
+        daily, outside_fact, inside_fact = session_with(url, token, writes)
+    assert daily[0] and "Daily/2026-11-29.md is outside the folders this token may write " \
+        "(People)" in daily[1]
+    assert outside_fact[0] and "no note named 'Use PaddleOCR'" in outside_fact[1]
+    assert not inside_fact[0], inside_fact[1]
+    changed = {rel for rel, digest in hash_tree(sample).items() if before.get(rel) != digest}
+    assert changed == {"People/Lucy Tan.md"}

@@ -37,7 +37,8 @@ def test_a_token_is_shown_once_and_stored_only_as_its_hash(tmp_path: Path) -> No
     code, out, _ = token_cli("list", "--tokens", str(path), "--json")
     listed = json.loads(out)["tokens"]
     assert code == 0 and token not in out
-    assert listed == [{"name": "laptop", "scope": "write", "created": "2026-11-29T10:00:00Z",
+    assert listed == [{"name": "laptop", "scope": "write", "folders": [],
+                       "created": "2026-11-29T10:00:00Z",
                        "revoked": None}]
 
 
@@ -126,3 +127,30 @@ def test_a_broken_tokens_file_while_serving_is_503_not_a_crash(tmp_path: Path) -
     anyio.run(gate, scope, None, send)
     assert sent[0]["status"] == 503
     assert b"not a vaultmem tokens file" in sent[1]["body"]  # type: ignore[operator]
+
+
+def test_a_scope_lists_only_its_folders(tmp_path: Path) -> None:
+    import dataclasses
+
+    from vaultmem.config import load_config
+    from vaultmem.read.walk import list_vault
+
+    for rel in ("People/A.md", "People2/B.md", "Projects/Pilot/C.md", "Projects/D.md",
+                "Root.md", "People/photo.png", "Projects/plan.pdf"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n", encoding="utf-8")
+    config = dataclasses.replace(load_config(tmp_path), scope_folders=("People",
+                                                                       "Projects/Pilot"))
+    listing = list_vault(config)
+    assert [info.path for info in listing.notes] == ["People/A.md", "Projects/Pilot/C.md"]
+    assert listing.attachments == ["People/photo.png"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "--folders is empty"), ("People,../etc", "folder '../etc'"),
+    ("a//b", "folder 'a//b'")])
+def test_token_folders_must_be_vault_folders(tmp_path: Path, text: str, message: str) -> None:
+    code, _, err = token_cli("add", "x", "--folders", text, "--tokens",
+                             str(tmp_path / "tokens.json"))
+    assert code == 2 and message in err
+    assert not (tmp_path / "tokens.json").exists()

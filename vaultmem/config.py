@@ -73,6 +73,9 @@ class Config:
     folders_set: frozenset[str] = frozenset()  # the types whose folder config.toml names
     types: dict[str, str] = field(default_factory=dict)  # [types]: a vault's name -> a type
     semantic: Semantic = field(default_factory=Semantic)  # [semantic]: off unless a model is set
+    # The folders a reader may see (an HTTP token's): no other note or file is listed, read or
+    # written. Empty: the whole vault.
+    scope_folders: tuple[str, ...] = ()
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects parsing changes."""
@@ -82,7 +85,18 @@ class Config:
         parts += [f"ignored:{folder}" for folder in self.git_ignored]
         parts += sorted(f"{k}:{v}" for k, v in self.types.items())
         parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
+        parts += [f"scope:{folder}" for folder in self.scope_folders]
         return "\x1f".join(parts)
+
+    def in_scope(self, path: str) -> bool:
+        """True when vault path ``path`` lies in one of the scope's folders (or none is set)."""
+        return not self.scope_folders or any(path.startswith(f"{folder}/")
+                                             for folder in self.scope_folders)
+
+    def may_hold_scope(self, folder: str) -> bool:
+        """True when ``folder`` is in the scope or on the way to one of its folders."""
+        return not folder or self.in_scope(folder + "/") or any(
+            scoped.startswith(f"{folder}/") for scoped in self.scope_folders)
 
 
 def find_vault(explicit: str | os.PathLike[str] | None = None, start: Path | None = None) -> Path:

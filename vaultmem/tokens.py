@@ -20,10 +20,12 @@ FILE_VERSION = 1
 
 @dataclass(frozen=True)
 class Grant:
-    """What the bearer of a token may do: its name and scope, ``read`` or ``write``."""
+    """What the bearer of a token may do: its name, its scope (``read`` or ``write``) and the
+    folders it may see (none: the whole vault)."""
 
     name: str
     scope: str
+    folders: tuple[str, ...] = ()
 
     @property
     def may_write(self) -> bool:
@@ -40,11 +42,12 @@ class TokenRecord:
     scope: str
     created: str
     revoked: str | None = None
+    folders: tuple[str, ...] = ()
 
     @property
     def grant(self) -> Grant:
         """What the token allows."""
-        return Grant(self.name, self.scope)
+        return Grant(self.name, self.scope, self.folders)
 
 
 def default_tokens_path() -> Path:
@@ -72,7 +75,7 @@ def matching_grant(records: list[TokenRecord], token: str) -> Grant | None:
 
     >>> record = TokenRecord("ci", digest_of("vm_x"), "read", "2026-12-05T10:00:00Z")
     >>> matching_grant([record], "vm_x")
-    Grant(name='ci', scope='read')
+    Grant(name='ci', scope='read', folders=())
     >>> matching_grant([record], "vm_y") is None
     True
     """
@@ -100,7 +103,7 @@ def read_tokens(path: Path) -> list[TokenRecord]:
 
 def _record(item: dict[str, Any]) -> TokenRecord:
     """One stored token, its fields checked."""
-    record = TokenRecord(**item)
+    record = TokenRecord(**{**item, "folders": tuple(item.get("folders") or ())})
     if record.scope not in SCOPES or not isinstance(record.digest, str):
         raise ValueError(f"token {record.name!r} has scope {record.scope!r}")
     return record
@@ -119,3 +122,20 @@ def check_token_name(name: str, records: list[TokenRecord]) -> None:
     if any(r.name == name and r.revoked is None for r in records):
         raise UsageError(f"a token named {name!r} exists; revoke it first (`vaultmem token "
                          f"revoke {name}`) or choose another name")
+
+
+def checked_folders(text: str) -> tuple[str, ...]:
+    """Vault folders given as ``People,Projects/Pilot`` (slashes around each are dropped).
+
+    >>> checked_folders("People, /Projects/Pilot/")
+    ('People', 'Projects/Pilot')
+    """
+    folders = tuple(part.strip().strip("/") for part in text.split(",") if part.strip())
+    for folder in folders:
+        parts = folder.split("/")
+        if not folder or any(part in ("", ".", "..") for part in parts) or "\\" in folder:
+            raise UsageError(f"folder {folder!r}: give vault folders as People or "
+                             "Projects/Pilot, separated by commas")
+    if not folders:
+        raise UsageError("--folders is empty: name the vault folders, e.g. People,Projects")
+    return folders

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .. import clock
-from ..tokens import SCOPES, default_tokens_path, read_tokens
+from ..tokens import SCOPES, checked_folders, default_tokens_path, read_tokens
 from . import cli, json_option
 
 TOKENS_OPTION = click.option(
@@ -34,15 +34,21 @@ def token_group() -> None:
 @click.argument("name")
 @click.option("--scope", type=click.Choice(SCOPES), default="read", show_default=True,
               help="read: the reading tools only; write: every tool.")
+@click.option("--folders", metavar="FOLDER,...",
+              help="Only these vault folders: no tool lists, reads or writes anything outside "
+              "them (default: the whole vault).")
 @TOKENS_OPTION
-def token_add(name: str, scope: str, tokens_path: Path | None) -> None:
+def token_add(name: str, scope: str, folders: str | None, tokens_path: Path | None) -> None:
     """Add a token named NAME and print it (this once: store it in the client's settings)."""
     from ..write.token_file import add_token
 
     path = tokens_path or default_tokens_path()
-    token, _ = add_token(path, name, scope=scope, now=clock.now())
+    within = checked_folders(folders) if folders is not None else ()
+    token, _ = add_token(path, name, scope=scope, folders=within, now=clock.now())
     click.echo(token)
-    click.echo(f"token {name!r} ({scope}) added to {path}; it is not shown again", err=True)
+    where = f" in {', '.join(within)}" if within else ""
+    click.echo(f"token {name!r} ({scope}{where}) added to {path}; it is not shown again",
+               err=True)
 
 
 @token_group.command("list")
@@ -51,8 +57,8 @@ def token_add(name: str, scope: str, tokens_path: Path | None) -> None:
 def token_list(tokens_path: Path | None, as_json: bool) -> None:
     """The tokens: name, scope, when added and revoked (never the tokens themselves)."""
     path = tokens_path or default_tokens_path()
-    rows = [{"name": r.name, "scope": r.scope, "created": r.created, "revoked": r.revoked}
-            for r in read_tokens(path)]
+    rows = [{"name": r.name, "scope": r.scope, "folders": list(r.folders),
+             "created": r.created, "revoked": r.revoked} for r in read_tokens(path)]
     data = {"tokens": rows, "file": str(path)}  # no vault needed, and nothing secret in it
     click.echo(json.dumps(data, indent=2) if as_json else _listed(data))
 
@@ -61,7 +67,9 @@ def _listed(data: dict[str, Any]) -> str:
     """One line per token."""
     if not data["tokens"]:
         return f"no token in {data['file']}; add one with: vaultmem token add NAME"
-    return "\n".join(f"{row['name']}  {row['scope']}  added {row['created']}"
+    return "\n".join(f"{row['name']}  {row['scope']}"
+                     + (f"  in {','.join(row['folders'])}" if row["folders"] else "")
+                     + f"  added {row['created']}"
                      + (f"  revoked {row['revoked']}" if row["revoked"] else "")
                      for row in data["tokens"])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import gc
 import json
@@ -23,6 +24,7 @@ from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
 from ..write.apply import WriteResult, link_policy
+from .http_gate import CURRENT_GRANT
 from .inotify import VaultWatch
 
 if TYPE_CHECKING:
@@ -119,6 +121,7 @@ class Tools:
         self.lock = threading.Lock()
         self.watch = VaultWatch(vault.root) if watch else None  # before the first read
         self.call_wait = call_wait  # seconds a call waits for its turn (None: as long as needed)
+        self.scoped: dict[tuple[str, ...], Vault] = {}  # the vaults of tokens' folders
 
     @contextlib.contextmanager
     def fresh(self) -> Iterator[Vault]:
@@ -155,8 +158,12 @@ class Tools:
             self.lock.release()
 
     def current(self) -> Vault:
-        """The vault as its files are now: the same object (graph and all) if nothing changed
+        """The vault as its files are now, as the caller may see it (an HTTP token limited to
+        some folders sees only them): the same object (graph and all) if nothing changed
         (known without reading a file status when the system reports changes)."""
+        grant = CURRENT_GRANT.get()
+        if grant is not None and grant.folders:
+            return self._scoped(grant.folders)
         if "index" not in self.vault.__dict__:  # the first read (or the first after a write)
             _ = self.vault.index
             return self.vault
@@ -166,6 +173,15 @@ class Tools:
         if not same_files(latest.index, self.vault.index):
             self.vault = latest
         return self.vault
+
+    def _scoped(self, folders: tuple[str, ...]) -> Vault:
+        """The vault of only ``folders`` (its own index), kept while its files are unchanged."""
+        config = dataclasses.replace(self.vault.config, scope_folders=folders)
+        latest = Vault(self.vault.root, config=config, use_cache=self.vault.use_cache)
+        known = self.scoped.get(folders)
+        if known is None or not same_files(latest.index, known.index):
+            self.scoped[folders] = latest
+        return self.scoped[folders]
 
     def out(self, answer: str | dict[str, Any]) -> str:
         """A tool's answer, text or compact JSON, with every credential redacted."""

@@ -53,10 +53,15 @@ def list_vault(config: Config) -> Listing:
                                             None))
             continue
         try:
-            stack += _list_folder(handle, folder, listing, seen, lambda path: _role(
+            found = _list_folder(handle, folder, listing, seen, lambda path: _role(
                 path, config, ignore))
+            stack += [path for path in found if config.may_hold_scope(path)]
         finally:
             os.close(handle)
+    if config.scope_folders:  # what lies outside the scope is not there for this reader
+        listing.notes = [info for info in listing.notes if config.in_scope(info.path)]
+        listing.attachments = [path for path in listing.attachments if config.in_scope(path)]
+        listing.problems = [p for p in listing.problems if config.in_scope(p.path)]
     listing.notes.sort(key=lambda info: info.path)
     listing.attachments.sort()
     return listing

@@ -37,6 +37,11 @@ class WriteRefused(VaultmemError):
     """A write would not say what it was meant to say; nothing was written."""
 
 
+class OutsideScope(WriteRefused):
+    """A write would change a file outside the folders its writer may see; nothing was
+    written."""
+
+
 class LinkRefused(WriteRefused):
     """A link a write would add reaches no note, or another note than meant; nothing was
     written."""
@@ -206,6 +211,10 @@ def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
           template: str | None = None) -> WriteResult:
     """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it;
     ``template``: the text a new note starts from (its links are the owner's)."""
+    if not vault.config.in_scope(rel):
+        raise OutsideScope(f"{rel} is outside the folders this token may write "
+                           f"({', '.join(vault.config.scope_folders)}); write there with "
+                           "another token, or ask for one that covers its folder")
     links: list[LinkChange] = []
     run = checked(vault, rel, change, check, links, template)
     note_id = rel.removesuffix(".md")

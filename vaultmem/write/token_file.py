@@ -21,9 +21,10 @@ from .files import atomic_write
 from .locks import file_lock
 
 
-def add_token(path: Path, name: str, *, scope: str, now: dt.datetime) -> tuple[str, TokenRecord]:
-    """Store a new token named ``name`` in ``path``; return it (shown this once) and its
-    record."""
+def add_token(path: Path, name: str, *, scope: str, folders: tuple[str, ...] = (),
+              now: dt.datetime) -> tuple[str, TokenRecord]:
+    """Store a new token named ``name`` in ``path``, limited to ``folders`` if any; return it
+    (shown this once) and its record."""
     if scope not in SCOPES:
         raise UsageError(f"scope {scope!r}: use one of {', '.join(SCOPES)}")
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -31,7 +32,7 @@ def add_token(path: Path, name: str, *, scope: str, now: dt.datetime) -> tuple[s
         records = read_tokens(path)
         check_token_name(name, records)
         token = new_token()
-        record = TokenRecord(name, digest_of(token), scope, _stamp(now))
+        record = TokenRecord(name, digest_of(token), scope, _stamp(now), folders=folders)
         atomic_write(path, tokens_text([*records, record]).encode("utf-8"), mode=0o600)
     return token, record
 
