@@ -281,3 +281,17 @@ def test_numbers_of_notes_gone_are_swept_and_the_rest_kept(
     assert {"Gone", "Gone.md"}.isdisjoint(_keys(vault))
     assert {"Kept", "Kept.md", "Target", "Target.md", "nowhere"} <= _keys(vault)
     assert Vault(tmp_path).store.linking("Target") == ["Kept"]
+
+
+def test_a_large_first_scan_keeps_only_states_and_reads_notes_from_the_index(
+        sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.index import scan as scan_module
+
+    kept = Vault(sample)
+    expected = {note_id: (note.links, note.frontmatter) for note_id, note in kept.notes.items()}
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
+    monkeypatch.setattr(scan_module, "KEPT_READ", 0)  # as a first scan of a large vault
+    states = Vault(sample)
+    assert not any(entry.read for entry in states.index.notes.entries.values())
+    assert {note_id: (note.links, note.frontmatter)
+            for note_id, note in states.notes.items()} == expected

@@ -19,6 +19,9 @@ from .store import BULK_LOAD_FROM, Store, files_key
 from .vouch import watcher_vouches
 
 STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
+# Notes a scan keeps in memory as parsed once stored (more: only their states, the rest read
+# from the index when asked), so a first scan's memory does not grow with the vault.
+KEPT_READ = 2_000
 
 
 def scan(config: Config, store: Store, progress: Progress | None = None) -> Index:
@@ -136,9 +139,11 @@ def _store(config: Config, store: Store, plan: _Plan,
     if not plan.old and len(plan.todo) >= BULK_LOAD_FROM:
         store.bulk_load()
     parsed: Entries = {}
+    keep_read = len(plan.todo) <= KEPT_READ
     for batch in _batched(parse_all(config, plan.todo, progress, plan.resolver), STORE_EVERY):
-        parsed.update(batch)  # stored while the workers parse on: the two overlap
-        store.store_notes(batch)
+        store.store_notes(batch)  # stored while the workers parse on: the two overlap
+        parsed.update(batch if keep_read else {path: _state_of(entry)
+                                               for path, entry in batch.items()})
     removed = sorted(plan.old.keys() - plan.entries.keys() - parsed.keys())
     if removed:
         store.forget(removed)
@@ -146,6 +151,11 @@ def _store(config: Config, store: Store, plan: _Plan,
     if files != plan.before:  # a note became generated, or stopped being
         _sync(store, files, plan.resolver)
     return parsed, removed, files
+
+
+def _state_of(entry: Entry) -> Entry:
+    """``entry`` without its record, text and rows: the file state a scan compares."""
+    return entry._replace(record=b"", doc=b"", rows=b"")
 
 
 def _batched(items: Iterator[tuple[str, Entry]], size: int) -> Iterator[Entries]:
