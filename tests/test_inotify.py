@@ -88,11 +88,31 @@ def test_an_unchanged_vault_is_answered_without_listing_it(
     with (sample / "People" / "Priya Nair.md").open("a") as handle:
         handle.write("\nPrefers calls on Fridays.\n")
     assert "Prefers calls on Fridays." in tools.show(note="Priya Nair")
+    assert len(listed) == 1  # only the file reported changed was read again
+    (sample / "Projects" / "Atlas").mkdir()  # a folder: which files it holds is not reported
+    assert "Prefers calls on Fridays." in tools.show(note="Priya Nair")
     assert len(listed) == 2
     checking = Tools(Vault(sample), watch=False)
     checking.show(note="Priya Nair")
     checking.show(note="Priya Nair")
     assert len(listed) == 4  # every call lists the vault (and reuses the index)
+
+
+@linux
+def test_changes_are_the_paths_of_the_files_that_changed(tmp_path: Path) -> None:
+    (tmp_path / "People").mkdir()
+    (tmp_path / "People" / "a.md").write_text("a\n")
+    watch = VaultWatch(tmp_path)
+    assert watch.changes() == set()
+    (tmp_path / "People" / "a.md").write_text("b\n")
+    (tmp_path / "b.md").write_text("b\n")
+    (tmp_path / ".hidden.md").write_text("h\n")
+    os.replace(tmp_path / "b.md", tmp_path / "c.md")
+    assert watch.changes() == {"People/a.md", "b.md", "c.md"}
+    (tmp_path / "Projects").mkdir()
+    assert watch.changes() is None  # a folder came: its files are not known
+    (tmp_path / "Projects" / "d.md").write_text("d\n")
+    assert watch.changes() == {"Projects/d.md"}  # watched since
 
 
 @linux

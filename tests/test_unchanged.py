@@ -19,9 +19,10 @@ def no_states(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every time a scan reads every stored note's state."""
     read: list[str] = []
     real = Store.states
-    def counted(self: Store) -> dict[str, Entry]:
-        read.append("states")
-        return real(self)
+    def counted(self: Store, paths: list[str] | None = None) -> dict[str, Entry]:
+        if paths is None:
+            read.append("states")
+        return real(self, paths)
 
     monkeypatch.setattr(Store, "states", counted)
     return read

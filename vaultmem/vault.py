@@ -6,7 +6,7 @@ import contextlib
 import functools
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from .index.notes import Index
 from .index.parsing import Progress
 from .index.scan import scan
 from .index.store import Store
+from .index.take_in import take_in
 from .read.resolve import Resolver
 
 SUGGESTED = 75  # a title or alias this alike (WRatio: typed in part counts) is offered
@@ -55,6 +56,7 @@ class Vault:
         self.progress = progress
         self.embed_progress: Progress | None = None  # passages embedded, passages to embed
         self.notices: list[str] = []  # what a user should know of how an answer was made
+        self._since: tuple[Index, frozenset[str]] | None = None  # an index, files changed since
 
     @classmethod
     def discover(cls, path: str | os.PathLike[str] | None = None, **options: object) -> Vault:
@@ -72,6 +74,9 @@ class Vault:
     @functools.cached_property
     def index(self) -> Index:
         """Every note, parsed (from the index where nothing changed) and resolved."""
+        since, self._since = self._since, None
+        if since is not None and (taken := take_in(self.config, self.store, *since)):
+            return taken
         return scan(self.config, self.store, self.progress)
 
     @functools.cached_property
@@ -158,11 +163,31 @@ class Vault:
         create = f" ({create})" if create and ids else f"; {create}" if create else ""
         raise NoteNotFound(f"no {kind or 'note'} named {name!r}{hint}{create}")
 
-    def refresh(self) -> None:
+    def refresh(self, paths: Iterable[str] | None = None) -> None:
         """Forget everything read (after vaultmem wrote or moved files); the next use scans
-        again, parsing only the files that changed."""
+        again, parsing only the files that changed. Given ``paths``, the vault paths of every
+        file that changed since the index was read, only those files are looked at."""
+        before = self.__dict__.get("index")
+        if paths is None or (before is None and self._since is None):
+            self._since = None
+        elif before is not None:
+            self._since = (before, frozenset(paths))
+        elif self._since is not None:  # refreshed twice before a new read
+            self._since = (self._since[0], self._since[1] | frozenset(paths))
         for cached in ("index", "graph", "facts", "derived", "ignored"):
             self.__dict__.pop(cached, None)
+
+    def after(self, paths: Iterable[str] | None) -> Vault:
+        """A new reading of this vault (nothing derived kept) on the same index, after the
+        files at ``paths`` changed (see :meth:`refresh`; None: any file may have)."""
+        latest = Vault(self.root, config=self.config, use_cache=self.use_cache,
+                       progress=self.progress)
+        latest.shown = self.shown
+        latest.__dict__["store"] = self.store
+        if "index" in self.__dict__:
+            latest.__dict__["index"] = self.index
+        latest.refresh(paths)
+        return latest
 
     def backlinks(self, note_id: str) -> list[tuple[str, Link]]:
         """(source id, link) for every link from another note to ``note_id``, in order.

@@ -19,11 +19,13 @@ from .vouch import listing_stored, stored_listing
 
 
 def kept_index(store: Store, generation: int, listing: Listing | None = None,
-               digest: str | None = None, *, vaults: tuple[str, ...] = ()) -> Index | None:
+               digest: str | None = None, *, layout: Layout | None = None,
+               vaults: tuple[str, ...] = ()) -> Index | None:
     """The index of ``generation`` as stored, with ``listing`` (one just made, that the index
     holds) or else the watcher's stored listing of it; None when neither is there (another
     process stored since: the vault is listed as usual); ``digest``: the listing's;
-    ``vaults``: the vaults side by side, each resolving its own links."""
+    ``layout``: the files around the notes when known (else read from the index when first
+    needed); ``vaults``: the vaults side by side, each resolving its own links."""
     if listing is None and not listing_stored(store, generation):
         return None
     notes: Notes
@@ -32,13 +34,13 @@ def kept_index(store: Store, generation: int, listing: Listing | None = None,
         found = store.entries([notes.path_of(note_id) for note_id in ids])
         return {path[:-3]: entry for path, entry in found.items()}
 
-    def layout() -> Layout:
-        return _stored_layout(store, listing, vaults)
+    def stored_layout() -> Layout:
+        return layout or _stored_layout(store, listing, vaults)
 
     index: Index
     notes = Notes(None, lambda: index.resolver, fetch, store)
     sources = store.query("SELECT COUNT(*) FROM files WHERE role = 'source'")[0][0]
-    index = Index(notes, store, layout, ScanStats(0, sources, 0), generation, digest)
+    index = Index(notes, store, stored_layout, ScanStats(0, sources, 0), generation, digest)
     return index
 
 

@@ -268,10 +268,12 @@ class Store:
                 self._db.close()
                 self._db = None
 
-    def states(self) -> dict[str, Entry]:
-        """Every stored note's entry without its record and text blobs (``b""``): what a
-        scan compares with the files."""
-        rows = self.query("SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes")
+    def states(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:
+        """The stored entries of ``paths`` (every note when None) without their record and
+        text blobs (``b""``): what a scan compares with the files."""
+        columns = "SELECT path, mtime_ns, size, flags, ctime_ns, inode FROM notes"
+        rows = (self.query(columns) if paths is None else
+                self.query(f"{columns} WHERE path IN {IN_ARRAY}", (array(paths),)))
         return {r[0]: Entry(r[1], r[2], r[3], b"", b"", (r[4], r[5])) for r in rows}
 
     def entries(self, paths: Iterable[str] | None = None) -> dict[str, Entry]:

@@ -37,13 +37,30 @@ class VaultWatch:
         self.whole = self._start()  # False: some folder is not watched; always "changed"
 
     def changed(self) -> bool:
-        """True when something changed since the last call (or the watch cannot tell)."""
+        """True when something changed since the last look (or the watch cannot tell)."""
+        return self.changes() != set()
+
+    def changes(self) -> set[str] | None:
+        """The vault paths of the files that changed since the last look; None when the watch
+        cannot tell which (a folder came, went or moved, events were lost, or some folder is
+        not watched): then every file is checked."""
         events = self._events()
-        relevant = [mask for mask, name in events if not name.startswith(".")]
-        if any(mask & IN_ISDIR for mask in relevant) or any(m & IN_Q_OVERFLOW for m, _ in events):
+        relevant = [(mask, wd, name) for mask, wd, name in events if not name.startswith(".")]
+        if any(mask & IN_ISDIR for mask, _, _ in relevant) or any(
+                mask & IN_Q_OVERFLOW for mask, _, _ in events):
             self.whole = self._start()  # folders came, went or moved; or events were lost
-            return True
-        return bool(relevant) or not self.whole
+            return None
+        if not self.whole:
+            return None
+        paths = {self._path(wd, name) for _, wd, name in relevant}
+        return None if None in paths else {path for path in paths if path is not None}
+
+    def _path(self, wd: int, name: str) -> str | None:
+        """The vault path of ``name`` in the folder watched as ``wd`` (None: not known)."""
+        folder = self.folders.get(wd)
+        if folder is None or not name:
+            return None
+        return (folder / name).relative_to(self.root).as_posix()
 
     def close(self) -> None:
         """Stop watching."""
@@ -82,9 +99,9 @@ class VaultWatch:
             self.folders[wd] = folder
         return wd >= 0 or ctypes.get_errno() == errno.ENOENT
 
-    def _events(self) -> list[tuple[int, str]]:
-        """Every queued event: (mask, file name)."""
-        found: list[tuple[int, str]] = []
+    def _events(self) -> list[tuple[int, int, str]]:
+        """Every queued event: (mask, watch descriptor, file name)."""
+        found: list[tuple[int, int, str]] = []
         while self.fd >= 0:
             try:
                 data = os.read(self.fd, 65536)
@@ -92,8 +109,8 @@ class VaultWatch:
                 break
             offset = 0
             while offset < len(data):
-                _, mask, _, length = HEADER.unpack_from(data, offset)
+                wd, mask, _, length = HEADER.unpack_from(data, offset)
                 raw = data[offset + HEADER.size : offset + HEADER.size + length]
                 offset += HEADER.size + length
-                found.append((mask, os.fsdecode(raw.rstrip(b"\0"))))
+                found.append((mask, wd, os.fsdecode(raw.rstrip(b"\0"))))
         return found

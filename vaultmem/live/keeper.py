@@ -155,8 +155,10 @@ class IndexKeeper:
         if self._outdated():
             return False
         stored_since = self.vault.store.generation() != self.generation  # by another process
-        if self.watch.changed() or self.dirty or stored_since:  # dirty: the last one failed
-            self.dirty = not (self.watch.whole and self._take_in())
+        changes = self.watch.changes()
+        if changes != set() or self.dirty or stored_since:  # dirty: the last one failed
+            paths = None if self.dirty else changes  # after a failure, every file
+            self.dirty = not (self.watch.whole and self._take_in(paths))
         return not self.dirty
 
     def _outdated(self) -> bool:
@@ -168,9 +170,10 @@ class IndexKeeper:
         self.outdated = outdated
         return outdated
 
-    def _take_in(self) -> bool:
-        """Scan the vault (parsing what changed) and store the listing; False on failure."""
-        self.vault.refresh()
+    def _take_in(self, paths: set[str] | None = None) -> bool:
+        """Take the files at ``paths`` in (every file when None, parsing what changed) and
+        store the listing; False on failure."""
+        self.vault.refresh(paths)
         try:
             index = self.vault.index
         except (VaultmemError, OSError) as exc:  # a file vanished mid-scan: try on next ask

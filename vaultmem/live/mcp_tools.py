@@ -81,6 +81,12 @@ def same_files(new: Index, old: Index) -> bool:
             and new.listing_problems == old.listing_problems)
 
 
+def same_index(new: Index, old: Index) -> bool:
+    """True when the index stored nothing between two readings and the files that could not
+    be listed are the same: what any tool answers is the same."""
+    return new.generation == old.generation and new.listing_problems == old.listing_problems
+
+
 def _files(index: Index) -> dict[str, tuple[object, ...]]:
     """Each note's file state as the scan saw it (not whether its text was read since)."""
     return {path: (e.mtime_ns, e.size, e.flags, e.identity) for path, e in index.states().items()}
@@ -164,13 +170,15 @@ class Tools:
         grant = CURRENT_GRANT.get()
         if grant is not None and grant.folders:
             return self._scoped(grant.folders)
-        if "index" not in self.vault.__dict__:  # the first read (or the first after a write)
+        if "index" not in self.vault.__dict__:  # the first read
             _ = self.vault.index
             return self.vault
-        if self.watch is not None and not self.watch.changed():
+        changes = self.watch.changes() if self.watch is not None else None
+        if changes == set():
             return self.vault
-        latest = Vault(self.vault.root, config=self.vault.config, use_cache=self.vault.use_cache)
-        if not same_files(latest.index, self.vault.index):
+        latest = self.vault.after(changes)  # only the files reported changed are read again
+        same = same_files if changes is None else same_index
+        if not same(latest.index, self.vault.index):
             self.vault = latest
         return self.vault
 

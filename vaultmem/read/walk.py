@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat as modes
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..config import Config
@@ -129,23 +129,90 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _stat(entry: os.DirEntry[str], path: str, listing: Listing) -> FileInfo | None:
-    """Size and mtime of a note, or a problem when it cannot be read.
-
-    Only regular files are notes: opening a named pipe would wait for a writer forever.
-    """
+    """Size and mtime of a note, or a problem when it cannot be read."""
     try:
         stat = entry.stat()
     except OSError as exc:
         listing.problems.append(Problem(path, "unreadable", f"cannot read: {exc}", None))
         return None
+    return _note_info(path, stat, entry.is_symlink, listing)
+
+
+def _note_info(path: str, stat: os.stat_result, is_symlink: Callable[[], bool],
+               listing: Listing) -> FileInfo | None:
+    """The note at ``path`` of status ``stat``, or a problem when it is not a regular file.
+
+    Only regular files are notes: opening a named pipe would wait for a writer forever.
+    """
     if not modes.S_ISREG(stat.st_mode):
-        kind = ("a symbolic link to " if entry.is_symlink() else "") + file_kind(stat.st_mode)
+        kind = ("a symbolic link to " if is_symlink() else "") + file_kind(stat.st_mode)
         listing.problems.append(Problem(path, "unreadable", f"not a regular file ({kind}), so "
                                         "vaultmem does not open it; remove it or rename it "
                                         "without .md", None))
         return None
     return FileInfo(path, stat.st_mtime_ns, stat.st_size, change_ns=stat.st_ctime_ns,
                     inode=stat.st_ino)
+
+
+def relisted(config: Config, listing: Listing, paths: Iterable[str]) -> Listing | None:
+    """``listing`` after the files at the vault ``paths`` changed (came, went or were
+    written), only those stated again; None when one is a folder or a name that is not
+    UTF-8: then the vault is listed again.
+
+    >>> import tempfile, pathlib
+    >>> from vaultmem.config import load_config
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "a.md").write_text("a")
+    >>> config = load_config(root)
+    >>> before = list_vault(config)
+    >>> _ = (root / "b.md").write_text("b")
+    >>> [info.path for info in relisted(config, before, ["b.md"]).notes]
+    ['a.md', 'b.md']
+    """
+    changed = {path for path in paths if config.in_scope(path)
+               and not any(part.startswith(".") for part in path.split("/"))}
+    if any(not _utf8(path) for path in changed):
+        return None
+    after = Listing([i for i in listing.notes if i.path not in changed],
+                    [a for a in listing.attachments if a not in changed],
+                    [p for p in listing.problems if p.path not in changed])
+    ignore = _ignore_matcher(config.ignore_filters)
+    if not all(_restate(config, path, after, lambda path: _role(path, config, ignore))
+               for path in sorted(changed)):
+        return None
+    after.notes.sort(key=lambda info: info.path)
+    after.attachments.sort()
+    return after
+
+
+def _restate(config: Config, path: str, listing: Listing, role: Callable[[str], str]) -> bool:
+    """Add the file at ``path`` to ``listing`` as it is now (nothing when it is gone); False
+    when it is a folder."""
+    full = os.path.join(config.root, path)
+    try:
+        stat = os.stat(full)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError) and not os.path.islink(full):
+            return True  # gone; a broken link stays a problem, as when listed
+        listing.problems.append(Problem(path, "unreadable", f"cannot read: {exc}", None))
+        return True
+    if modes.S_ISDIR(stat.st_mode):
+        return False
+    if path[-3:].lower() != ".md":
+        listing.attachments.append(path)
+    elif (info := _note_info(path, stat, lambda: os.path.islink(full), listing)) is not None:
+        info.role = role(path)
+        listing.notes.append(info)
+    return True
+
+
+def _utf8(path: str) -> bool:
+    """True when ``path`` is valid UTF-8 (a name that is not was decoded with surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def file_kind(mode: int) -> str:

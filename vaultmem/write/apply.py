@@ -259,10 +259,10 @@ def _link_lines(links: list[LinkChange]) -> list[str]:
 
 
 def confirm(vault: Vault, rel: str, meant: str) -> list[str]:
-    """Scan again, which puts the written file into the index; say so if the file already
-    changed again."""
+    """Put the written file into the index (only it is read again); say so if the file
+    already changed again."""
     path = vault.root / rel
     again = path.read_bytes() != meant.encode("utf-8")
-    vault.refresh()
+    vault.refresh([rel])
     vault.index  # noqa: B018 - the scan is the point: the next reader parses nothing
     return [f"{rel} was changed again by another editor right after this write"] if again else []
