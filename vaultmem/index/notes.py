@@ -4,7 +4,7 @@ first use) and :class:`Index` (them, the other files and how links resolve)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -67,6 +67,13 @@ class Notes(Mapping[str, Note]):
         if note_id not in self._some:
             self._learn([note_id])
         return self._some.get(note_id)
+
+    def having(self, ids: Iterable[str]) -> set[str]:
+        """The ids among ``ids`` that are source notes (the unknown ones looked up at once)."""
+        ids = list(ids)
+        if self._all is None and (unknown := [i for i in ids if i not in self._some]):
+            self._learn(unknown)
+        return {note_id for note_id in ids if self._state(note_id) is not None}
 
     def _learn(self, ids: list[str] | None) -> None:
         """Read the states of ``ids`` (every source note when None) from the index."""

@@ -14,7 +14,7 @@ from .kept import kept_index
 from .notes import Entries, Index, Layout, ScanStats
 from .parsing import parse_files
 from .rows import ATTACHMENT
-from .store import Store
+from .store import Store, files_key
 
 
 def take_in(config: Config, store: Store, before: Index, paths: Iterable[str]) -> Index | None:
@@ -37,8 +37,8 @@ def take_in(config: Config, store: Store, before: Index, paths: Iterable[str]) -
         parsed: Entries = dict(parse_files(config, todo, resolver))
         files.update({path[:-3]: "generated" for path, e in parsed.items() if e.flags & GENERATED})
         removed = sorted(old.keys() - sources.keys())
-        _store(store, parsed, removed, files, resolver, memory=_memory_changed(before.files,
-                                                                                files, changed))
+        _store(store, parsed, removed, files if files != before.files else None, resolver,
+               memory=_memory_changed(before.files, files, changed))
         generation = store.generation()
     layout = _layout(before, listing, files, resolver, parsed, changed)
     index = kept_index(store, generation, listing, layout=layout, vaults=config.vaults)
@@ -57,11 +57,14 @@ def _only(store: Store, generation: int, changed: set[str]) -> bool:
 
 def _files_after(files: dict[str, str], listing: Listing, changed: set[str], old: Entries,
                  todo: list[FileInfo]) -> dict[str, str]:
-    """Every note id and attachment with its role after the change (a generated note to
-    parse again counts as a source until it is parsed)."""
-    notes = {path[:-3] for path in changed if path[-3:].lower() == ".md"}
-    after = {key: role for key, role in files.items()
-             if key not in (changed if role == ATTACHMENT else notes)}
+    """Every note id and attachment with its role after the change, sorted (a generated note
+    to parse again counts as a source until it is parsed)."""
+    after = dict(files)
+    for path in changed:
+        if after.get(path) == ATTACHMENT:
+            del after[path]
+        if path[-3:].lower() == ".md" and after.get(path[:-3], ATTACHMENT) != ATTACHMENT:
+            del after[path[:-3]]
     after.update({path: ATTACHMENT for path in listing.attachments if path in changed})
     parsing = {info.path for info in todo}
     for info in listing.notes:
@@ -69,7 +72,7 @@ def _files_after(files: dict[str, str], listing: Listing, changed: set[str], old
             stored = old.get(info.path)
             kept = stored is not None and stored.flags & GENERATED and info.path not in parsing
             after[info.path[:-3]] = "generated" if kept else info.role
-    return dict(sorted(after.items()))
+    return after if after.keys() == files.keys() else dict(sorted(after.items()))
 
 
 def _stored_as(entry: Entry | None, info: FileInfo) -> bool:
@@ -97,12 +100,13 @@ def _memory_changed(before: dict[str, str], after: dict[str, str], changed: set[
     return memory(before) != memory(after)
 
 
-def _store(store: Store, parsed: Entries, removed: list[str], files: dict[str, str],
+def _store(store: Store, parsed: Entries, removed: list[str], files: dict[str, str] | None,
            resolver: Resolver, *, memory: bool) -> None:
-    """Store what changed (nothing: no new generation)."""
-    if not (parsed or removed or store.files_key() != _key(files)):
+    """Store what changed, the vault's ``files`` when they changed (nothing: no new
+    generation)."""
+    if not (parsed or removed or files is not None):
         return
-    if store.files_key() != _key(files):
+    if files is not None and store.files_key() != files_key(files):
         store.sync(files=files, resolver=resolver)
     if parsed:
         store.store_notes(parsed)
@@ -112,13 +116,6 @@ def _store(store: Store, parsed: Entries, removed: list[str], files: dict[str, s
                  or any(not entry.flags & GENERATED for entry in parsed.values()))
 
 
-def _key(files: dict[str, str]) -> str:
-    """The files' digest as the index records it."""
-    from .store import files_key
-
-    return files_key(files)
-
-
 def _layout(before: Index, listing: Listing, files: dict[str, str], resolver: Resolver,
             parsed: Entries, changed: set[str]) -> Layout:
     """The files around the notes after the change."""
@@ -126,6 +123,7 @@ def _layout(before: Index, listing: Listing, files: dict[str, str], resolver: Re
                                    if files.get(key) == "generated"}
     generated.update({path[:-3]: entry for path, entry in parsed.items()
                       if entry.flags & GENERATED})
-    other = {key: role for key, role in files.items() if role not in ("source", ATTACHMENT)}
+    other = before.other if files == before.files else {
+        key: role for key, role in files.items() if role not in ("source", ATTACHMENT)}
     return Layout(other, listing.attachments, listing.problems, resolver, generated, files,
                   listing)

@@ -9,6 +9,7 @@ import gc
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -41,6 +42,7 @@ else:
             """Stands in for pydantic's Field."""
 
 log = logging.getLogger(__name__)
+COLLECT_EVERY = 2.0  # seconds between collections of what earlier calls loaded
 
 NoteName = Annotated[str, Field(description="A note id ('People/Lucy Tan'), name ('Lucy Tan', "
                                             "any case) or vault path.")]
@@ -97,16 +99,6 @@ def moment() -> dt.datetime:
     return clock.this_minute()
 
 
-def _keep_out_of_collections() -> None:
-    """After a call loaded something that lasts (index, graph, search index): collect what is
-    garbage, then exempt everything left from later collections, which would otherwise walk the
-    loaded index again and again (100 ms at 10,000 notes). Done only when something was loaded,
-    so garbage is never frozen for good."""
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-
-
 def _known_type(vault: Vault, kind: str | None) -> None:
     """Refuse a type no note can have (a filter by it would find nothing, silently): known
     types are vaultmem's own and those the vault's notes have."""
@@ -128,6 +120,7 @@ class Tools:
         self.watch = VaultWatch(vault.root) if watch else None  # before the first read
         self.call_wait = call_wait  # seconds a call waits for its turn (None: as long as needed)
         self.scoped: dict[tuple[str, ...], Vault] = {}  # the vaults of tokens' folders
+        self.collected = -COLLECT_EVERY  # when garbage was last collected (monotonic)
 
     @contextlib.contextmanager
     def fresh(self) -> Iterator[Vault]:
@@ -138,7 +131,7 @@ class Tools:
                 loaded = set(vault.__dict__)
                 yield vault
                 if set(vault.__dict__) != loaded:
-                    _keep_out_of_collections()
+                    self._keep_out_of_collections()
                 for notice in dict.fromkeys(vault.notices):  # the server's stderr log
                     log.warning("%s", notice)
                 vault.notices.clear()
@@ -150,6 +143,20 @@ class Tools:
                 log.exception("vaultmem tool failed")
                 raise ToolError(f"internal error ({exc.__class__.__name__}: {exc}); please "
                                 "report it with the server's stderr") from exc
+
+    def _keep_out_of_collections(self) -> None:
+        """After a call loaded something that lasts (index, graph, search index): exempt it
+        from later collections, which would otherwise walk the loaded index again and again
+        (100 ms at 10,000 notes). What earlier calls loaded and is garbage now is collected
+        first, at most every :data:`COLLECT_EVERY` seconds: that collection walks everything
+        loaded (60 ms at 10,000 notes), and a vault edited five times a second would pay it on
+        every call. Done only when something was loaded, so garbage is never frozen for good."""
+        now = time.monotonic()
+        if now - self.collected >= COLLECT_EVERY:
+            gc.unfreeze()
+            gc.collect()
+            self.collected = now
+        gc.freeze()
 
     @contextlib.contextmanager
     def _turn(self) -> Iterator[None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import stat as modes
@@ -180,14 +181,12 @@ def relisted(config: Config, listing: Listing, paths: Iterable[str]) -> Listing 
     if not all(_restate(config, path, after, lambda path: _role(path, config, ignore))
                for path in sorted(changed)):
         return None
-    after.notes.sort(key=lambda info: info.path)
-    after.attachments.sort()
     return after
 
 
 def _restate(config: Config, path: str, listing: Listing, role: Callable[[str], str]) -> bool:
-    """Add the file at ``path`` to ``listing`` as it is now (nothing when it is gone); False
-    when it is a folder."""
+    """Add the file at ``path`` to ``listing`` (sorted) as it is now (nothing when it is gone);
+    False when it is a folder."""
     full = os.path.join(config.root, path)
     try:
         stat = os.stat(full)
@@ -199,10 +198,10 @@ def _restate(config: Config, path: str, listing: Listing, role: Callable[[str], 
     if modes.S_ISDIR(stat.st_mode):
         return False
     if path[-3:].lower() != ".md":
-        listing.attachments.append(path)
+        bisect.insort(listing.attachments, path)
     elif (info := _note_info(path, stat, lambda: os.path.islink(full), listing)) is not None:
         info.role = role(path)
-        listing.notes.append(info)
+        bisect.insort(listing.notes, info, key=lambda known: known.path)
     return True
 
 

@@ -93,7 +93,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     """The notes that best answer ``query``, best first (ties by id), with reasons; each with
     its best passage as snippet and, with ``passages``, up to that many best passages."""
     filters = filters or Filters()
-    notes = vault.notes  # the index is current first
+    notes = vault.index.notes  # the index is current first
     near = near_text(vault, query)
     worded = matching_passages(vault.store, query, limit=CANDIDATES + PER_HIT * limit)
     found = by_note(with_meaning(worded, near, vault.config.semantic.search_weight))
@@ -106,8 +106,9 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
         combined[note_id] = combined.get(note_id, 0.0) + FUZZY_WEIGHT * value
     linked: dict[str, list[str]] = defaultdict(list)
     _graph_evidence(vault, combined, linked)
+    present = notes.having(combined)  # looked up at once, not one by one
     ranked = [(i, s) for i, s in sorted(combined.items(), key=lambda item: (-item[1], item[0]))
-              if i in notes]
+              if i in present]
     allowed = _allowed(vault, ranked, filters, limit)
     closest = {n.passage.note: n.cosine for n in reversed(near) if n.score >= NEAR_REASON}
     hits = []
