@@ -278,3 +278,23 @@ def test_a_folder_token_writes_only_in_its_folders(sample: Path, tmp_path: Path)
     assert not inside_fact[0], inside_fact[1]
     changed = {rel for rel, digest in hash_tree(sample).items() if before.get(rel) != digest}
     assert changed == {"People/Lucy Tan.md"}
+
+
+def test_an_agent_token_says_which_agent_wrote(sample: Path, tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "council", scope="write", agent="Rafael", now=NOW)
+
+    async def writes(session: Any) -> list[tuple[bool, str]]:
+        return [await call(session, "daily", text="Reviewed the OCR queue."),
+                await call(session, "lesson", title="Rafael - Review the queue daily",
+                           pattern_key="review.daily"),
+                await call(session, "lesson", title="Strategist - Plan", agent="Strategist")]
+
+    with http_server(sample, path) as url:
+        daily, mine, other = session_with(url, token, writes)
+    assert not daily[0] and not mine[0], (daily, mine)
+    assert other[0] and "this token writes as Rafael, not Strategist" in other[1]
+    text = (sample / "Daily/2026-11-29.md").read_text()
+    assert "### 10:00 — Reviewed the OCR queue.\nby [[Rafael]]\n" in text
+    assert 'agent: "[[Rafael]]"' in (sample / "Lessons/Rafael - Review the queue daily.md"
+                                     ).read_text()

@@ -37,9 +37,20 @@ def test_a_token_is_shown_once_and_stored_only_as_its_hash(tmp_path: Path) -> No
     code, out, _ = token_cli("list", "--tokens", str(path), "--json")
     listed = json.loads(out)["tokens"]
     assert code == 0 and token not in out
-    assert listed == [{"name": "laptop", "scope": "write", "folders": [],
+    assert listed == [{"name": "laptop", "scope": "write", "folders": [], "agent": None,
                        "created": "2026-11-29T10:00:00Z",
                        "revoked": None}]
+
+
+def test_a_token_may_write_as_an_agent(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    code, out, err = token_cli("add", "council", "--scope", "write", "--agent", "Rafael",
+                               "--tokens", str(path))
+    assert code == 0 and "writes as Rafael" in err
+    grant = matching_grant(read_tokens(path), out.strip())
+    assert grant is not None and grant.agent == "Rafael"
+    _, listed, _ = token_cli("list", "--tokens", str(path))
+    assert "council  write  as Rafael  added" in listed
 
 
 def test_revoked_tokens_grant_nothing_and_stay_listed(tmp_path: Path) -> None:
@@ -60,6 +71,8 @@ def test_revoked_tokens_grant_nothing_and_stay_listed(tmp_path: Path) -> None:
     (["add", "has space"], "no spaces"),
     (["add", "x", "--scope", "admin"], "'admin' is not one of 'read', 'write'"),
     (["revoke", "nobody"], "no active token named 'nobody'"),
+    (["add", "x", "--agent", "Rafael"], "give it with --scope write"),
+    (["add", "x", "--scope", "write", "--agent", "[[Rafael]]"], "the agent note's name"),
 ])
 def test_token_commands_refuse_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
     code, _, err = token_cli(*args, "--tokens", str(tmp_path / "tokens.json"))

@@ -20,12 +20,13 @@ FILE_VERSION = 1
 
 @dataclass(frozen=True)
 class Grant:
-    """What the bearer of a token may do: its name, its scope (``read`` or ``write``) and the
-    folders it may see (none: the whole vault)."""
+    """What the bearer of a token may do: its name, its scope (``read`` or ``write``), the
+    folders it may see (none: the whole vault) and the agent it writes as (none: unnamed)."""
 
     name: str
     scope: str
     folders: tuple[str, ...] = ()
+    agent: str | None = None
 
     @property
     def may_write(self) -> bool:
@@ -43,11 +44,12 @@ class TokenRecord:
     created: str
     revoked: str | None = None
     folders: tuple[str, ...] = ()
+    agent: str | None = None
 
     @property
     def grant(self) -> Grant:
         """What the token allows."""
-        return Grant(self.name, self.scope, self.folders)
+        return Grant(self.name, self.scope, self.folders, self.agent)
 
 
 def default_tokens_path() -> Path:
@@ -75,7 +77,7 @@ def matching_grant(records: list[TokenRecord], token: str) -> Grant | None:
 
     >>> record = TokenRecord("ci", digest_of("vm_x"), "read", "2026-12-05T10:00:00Z")
     >>> matching_grant([record], "vm_x")
-    Grant(name='ci', scope='read', folders=())
+    Grant(name='ci', scope='read', folders=(), agent=None)
     >>> matching_grant([record], "vm_y") is None
     True
     """
@@ -106,6 +108,8 @@ def _record(item: dict[str, Any]) -> TokenRecord:
     record = TokenRecord(**{**item, "folders": tuple(item.get("folders") or ())})
     if record.scope not in SCOPES or not isinstance(record.digest, str):
         raise ValueError(f"token {record.name!r} has scope {record.scope!r}")
+    if record.agent is not None and not isinstance(record.agent, str):
+        raise ValueError(f"token {record.name!r} has agent {record.agent!r}")
     return record
 
 

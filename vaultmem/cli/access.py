@@ -37,18 +37,29 @@ def token_group() -> None:
 @click.option("--folders", metavar="FOLDER,...",
               help="Only these vault folders: no tool lists, reads or writes anything outside "
               "them (default: the whole vault).")
+@click.option("--agent", metavar="AGENT",
+              help="The agent this token writes as (its agent note's name): every entry, fact "
+              "and note it writes says so, and lessons are that agent's (--scope write).")
 @TOKENS_OPTION
-def token_add(name: str, scope: str, folders: str | None, tokens_path: Path | None) -> None:
-    """Add a token named NAME and print it (this once: store it in the client's settings)."""
+def token_add(name: str, scope: str, folders: str | None, agent: str | None,
+              tokens_path: Path | None) -> None:
+    """Add a token named NAME and print it (this once: store it in the client's settings).
+
+    \b
+    Example:
+      vaultmem token add council --scope write --agent Rafael
+    """
     from ..write.token_file import add_token
 
     path = tokens_path or default_tokens_path()
     within = checked_folders(folders) if folders is not None else ()
-    token, _ = add_token(path, name, scope=scope, folders=within, now=clock.now())
+    token, _ = add_token(path, name, scope=scope, folders=within, agent=agent,
+                         now=clock.now())
     click.echo(token)
     where = f" in {', '.join(within)}" if within else ""
-    click.echo(f"token {name!r} ({scope}{where}) added to {path}; it is not shown again",
-               err=True)
+    writes_as = f", writes as {agent}" if agent else ""
+    click.echo(f"token {name!r} ({scope}{where}{writes_as}) added to {path}; it is not shown "
+               "again", err=True)
 
 
 @token_group.command("list")
@@ -57,7 +68,7 @@ def token_add(name: str, scope: str, folders: str | None, tokens_path: Path | No
 def token_list(tokens_path: Path | None, as_json: bool) -> None:
     """The tokens: name, scope, when added and revoked (never the tokens themselves)."""
     path = tokens_path or default_tokens_path()
-    rows = [{"name": r.name, "scope": r.scope, "folders": list(r.folders),
+    rows = [{"name": r.name, "scope": r.scope, "folders": list(r.folders), "agent": r.agent,
              "created": r.created, "revoked": r.revoked} for r in read_tokens(path)]
     data = {"tokens": rows, "file": str(path)}  # no vault needed, and nothing secret in it
     click.echo(json.dumps(data, indent=2) if as_json else _listed(data))
@@ -69,6 +80,7 @@ def _listed(data: dict[str, Any]) -> str:
         return f"no token in {data['file']}; add one with: vaultmem token add NAME"
     return "\n".join(f"{row['name']}  {row['scope']}"
                      + (f"  in {','.join(row['folders'])}" if row["folders"] else "")
+                     + (f"  as {row['agent']}" if row["agent"] else "")
                      + f"  added {row['created']}"
                      + (f"  revoked {row['revoked']}" if row["revoked"] else "")
                      for row in data["tokens"])

@@ -12,6 +12,7 @@ from ..errors import NoteNotFound, UsageError
 from ..names import check_title
 from ..vault import Vault
 from ..write.apply import WriteResult, apply, guard, links_to_be
+from ..write.author import agent_for, author_note
 from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
 from ..write.props import Value, set_properties
@@ -50,16 +51,17 @@ def lesson_link(vault: Vault, rel: str, lesson: str) -> str:
 
 
 def _block(logged: Logged, kind: str, text: str, context: str | None, action: str | None,
-           day: str) -> str:
-    """The Markdown of a new entry; an error's or request's full text goes into its context
-    when the title had to cut it."""
+           day: str, by: str | None = None) -> str:
+    """The Markdown of a new entry (``by``: the link to the agent that logged it); an error's
+    or request's full text goes into its context when the title had to cut it."""
     title = entry_title(text)
     full = None if kind == "correction" or title == text.strip() else text.strip()
     parts = [("Context", "\n\n".join(t.strip() for t in (full, context) if t and t.strip())),
              ("Learning", text.strip() if kind == "correction" else ""), ("Action", action)]
     head = [f"## [{logged.id}] {title}", f"**Pattern-Key**: {logged.key}",
             f"**Count**: {logged.count}", f"**Status**: {'promoted' if logged.link else 'pending'}",
-            f"**Logged**: {day}", *([f"**Promoted-To**: {logged.link}"] if logged.link else [])]
+            f"**Logged**: {day}", *([f"**Logged-By**: {by}"] if by else []),
+            *([f"**Promoted-To**: {logged.link}"] if logged.link else [])]
     body = [f"### {name}\n{part.strip()}" for name, part in parts if part and part.strip()]
     return "\n\n".join(["\n".join(head), *body]) + "\n"
 
@@ -157,6 +159,8 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
                 texts: tuple[str, str | None, str | None]) -> Callable[[str | None], str]:
     """Append the entry; update the key's counts (and statuses, once promoted) in the file."""
     (stem, prefix), day = KINDS[kind], when.date().isoformat()
+    writer = author_note(vault)
+    by = link_to(vault, logged.rel[:-3], writer.id) if writer else None
 
     def change(old: str | None) -> str:
         base = old if old is not None else f"---\ntype: learning\n---\n# {stem}\n"
@@ -173,7 +177,8 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
             if logged.count >= PROMOTE_AT else None
         update = {"Count": str(logged.count)}
         update |= {"Status": "promoted", "Promoted-To": logged.link} if logged.link else {}
-        return append_text(set_fields(base, prior, update), _block(logged, kind, *texts, day))
+        return append_text(set_fields(base, prior, update),
+                           _block(logged, kind, *texts, day, by))
 
     return change
 
@@ -183,6 +188,7 @@ def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
                  agent: str | None = None, when: dt.datetime | None = None,
                  dry_run: bool = False) -> tuple[list[WriteResult], Logged]:
     """``learn``, also returning what was logged (for ``capture``)."""
+    agent = agent_for(vault, agent) if not area else agent
     _check_input(vault, kind, text, pattern_key, context, action, area, agent)
     when = when or clock.now()
     rel = f"{vault.config.folders.get('learning', 'Learnings')}/{KINDS[kind][0]}.md"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..errors import MissingExtra
 from ..vault import Vault
+from ..write.author import written_by
 from .forked import CommandLine
 from .http_gate import CURRENT_GRANT, Limits, grant_of_request
 from .keeper import IndexKeeper
@@ -145,7 +146,8 @@ def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
                     raise ToolError(refusal)
             token = CURRENT_GRANT.set(grant)
             try:
-                return await super().call_tool(name, arguments, context)
+                with written_by(grant.agent if grant is not None else None):
+                    return await super().call_tool(name, arguments, context)
             except ToolError as exc:
                 if not isinstance(exc.__cause__, ValidationError):
                     raise

@@ -96,8 +96,9 @@ class WriteTools(Tools):
         self,
         title: Annotated[str, Field(description="'<Agent> - <lesson>', e.g. 'Rafael - Crop "
                                     "margins'.")],
-        agent: Annotated[str, Field(description="The agent that learned it (an existing "
-                                    "agent note).")],
+        agent: Annotated[str | None, Field(description="The agent that learned it (an "
+                                           "existing agent note); default: the agent this "
+                                           "server's token writes as.")] = None,
         pattern_key: Annotated[str | None, Field(description="A stable key for the pattern, "
                                                  "e.g. 'ocr.margins'.")] = None,
         applies_to: Annotated[str | None, Field(description="The project or area it applies "

@@ -18,6 +18,7 @@ from ..read.frontmatter import normalise
 from ..similar_names import name_variant
 from ..vault import Vault
 from .apply import Check, WriteResult, apply, guard
+from .author import agent_for, author_note
 from .props import Value, set_properties
 from .sections import append_to_section, insert_before_sections
 from .templates import builtin_names, render, template_text
@@ -26,6 +27,7 @@ FUZZY_MIN = 90
 RULE = "Rule"  # the section of a lesson note its rule is written in (and read from)
 SHORT_NAME = 5
 DUPLICATE_OF = "possible_duplicate_of"  # set by new --force on a note named like another
+RECORDED_BY = "recorded_by"  # the agent that created a note through a token made for it
 
 
 class DuplicateNote(VaultmemError):
@@ -123,6 +125,9 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     if duplicate is not None:  # created anyway: both stay flagged until one is merged
         links[DUPLICATE_OF] = [duplicate.id]
     when = when or clock.now()
+    writer = author_note(vault)
+    if writer is not None:
+        links.setdefault(RECORDED_BY, [writer.id])
     props = _props(vault, rel[:-3], fields, links)
     template = render(template_text(vault.config, kind), vault.config, title, when)
     text = set_properties(template, props)
@@ -199,12 +204,16 @@ def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
     return results
 
 
-def lesson(vault: Vault, title: str, *, agent: str, pattern_key: str | None = None,
+def lesson(vault: Vault, title: str, *, agent: str | None = None,
+           pattern_key: str | None = None,
            applies_to: str | None = None, source: str | None = None, status: str = "observing",
            body: str | None = None, force: bool = False, dry_run: bool = False,
            when: dt.datetime | None = None) -> WriteResult:
-    """Record a lesson learned by ``agent`` (an existing agent note)."""
-    agent_note = vault.note(agent, kind="agent")
+    """Record a lesson learned by ``agent`` (an existing agent note; None: the one writing)."""
+    chosen = agent_for(vault, agent)
+    if chosen is None:
+        raise UsageError("a lesson is an agent's: name the agent (its agent note)")
+    agent_note = vault.note(chosen, kind="agent")
     fields: dict[str, Value] = {"pattern_key": pattern_key, "status": status}
     links = {"agent": [agent_note.id], "applies_to": [applies_to] if applies_to else [],
              "source": [source] if source else []}

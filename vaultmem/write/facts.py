@@ -11,6 +11,7 @@ from ..model import Note
 from ..read import frontmatter
 from ..vault import Vault
 from .apply import WriteResult, apply, guard
+from .author import author_note
 from .entries import link_to
 from .props import KEY, Value, set_properties
 from .sections import append_to_section, section_lines
@@ -51,8 +52,9 @@ def same_value(old: object, new: object) -> bool:
 
 def _provenance(vault: Vault, note_id: str, source: str | None, confidence: float | None,
                 valid_from: str | None) -> str:
-    """`` (source [[X]], confidence 0.9, valid from D)`` or nothing."""
-    parts = []
+    """`` (by [[Agent]], source [[X]], confidence 0.9, valid from D)`` or nothing."""
+    writer = author_note(vault)
+    parts = [f"by {link_to(vault, note_id, writer.id)}"] if writer else []
     if source:
         parts.append(f"source {link_to(vault, note_id, source)}")
     if confidence is not None:

@@ -12,6 +12,8 @@ from ..model import Note
 from ..moment import format_moment
 from ..vault import Vault
 from .apply import WriteResult, apply, guard
+from .author import author_note
+from .entries import link_to
 from .props import set_property
 from .sections import append_text, append_to_section, replace_section, section_lines
 from .templates import render, template_text
@@ -56,7 +58,9 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     name = (title or entry_title(text)).strip()
     heading = f"### {when:%H:%M} — {name}"
     body = text.strip()
-    block = f"{heading}\n" if body in name else f"{heading}\n{body}\n"
+    writer = author_note(vault)
+    by = f"by {link_to(vault, rel[:-3], writer.id)}\n" if writer else ""
+    block = f"{heading}\n{by}" if body in name else f"{heading}\n{by}{body}\n"
 
     fresh = render(template_text(vault.config, "daily"), vault.config,
                    rel[:-3].rsplit("/")[-1], when)

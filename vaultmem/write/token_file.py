@@ -22,17 +22,22 @@ from .locks import file_lock
 
 
 def add_token(path: Path, name: str, *, scope: str, folders: tuple[str, ...] = (),
-              now: dt.datetime) -> tuple[str, TokenRecord]:
-    """Store a new token named ``name`` in ``path``, limited to ``folders`` if any; return it
-    (shown this once) and its record."""
+              agent: str | None = None, now: dt.datetime) -> tuple[str, TokenRecord]:
+    """Store a new token named ``name`` in ``path``, limited to ``folders`` if any, writing as
+    ``agent`` if given; return it (shown this once) and its record."""
     if scope not in SCOPES:
         raise UsageError(f"scope {scope!r}: use one of {', '.join(SCOPES)}")
+    if agent is not None and scope != "write":
+        raise UsageError("--agent names who a token writes as; give it with --scope write")
+    if agent is not None and (not agent.strip() or any(ch in agent for ch in "[]|#^\n")):
+        raise UsageError(f"--agent {agent!r}: give the agent note's name, e.g. Rafael")
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with file_lock(path.parent, path.name):
         records = read_tokens(path)
         check_token_name(name, records)
         token = new_token()
-        record = TokenRecord(name, digest_of(token), scope, _stamp(now), folders=folders)
+        record = TokenRecord(name, digest_of(token), scope, _stamp(now), folders=folders,
+                             agent=agent.strip() if agent else None)
         atomic_write(path, tokens_text([*records, record]).encode("utf-8"), mode=0o600)
     return token, record
 
