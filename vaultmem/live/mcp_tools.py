@@ -150,7 +150,7 @@ class Tools:
         (100 ms at 10,000 notes). What earlier calls loaded and is garbage now is collected
         first, at most every :data:`COLLECT_EVERY` seconds: that collection walks everything
         loaded (60 ms at 10,000 notes), and a vault edited five times a second would pay it on
-        every call. Done only when something was loaded, so garbage is never frozen for good."""
+        every call. Garbage frozen in between is collected by the next load after that."""
         now = time.monotonic()
         if now - self.collected >= COLLECT_EVERY:
             gc.unfreeze()
