@@ -49,12 +49,13 @@ ATTACHMENTS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avi
 
 
 def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None = None,
-                 policy: LinkPolicy = STRICT) -> LinkReview:
+                 policy: LinkPolicy = STRICT, parsed: Note | None = None) -> LinkReview:
     """The links of ``text`` (a note's whole text, to be the note ``source``; only those on
-    ``lines`` when given) reviewed as the module docstring says."""
+    ``lines`` when given) reviewed as the module docstring says; ``parsed``: the note ``text``
+    parses into, when the caller has it."""
     from ..read.parse import parse_note  # the parser loads with a write, not with every reader
 
-    note = parse_note(f"{source}.md", text.encode("utf-8"), vault.config)
+    note = parsed or parse_note(f"{source}.md", text.encode("utf-8"), vault.config)
     review = LinkReview(text)
     if policy.keep:
         return review

@@ -130,9 +130,12 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
         problem = _unusable_frontmatter(text, after, had) or _new_problems(meant, had) or (
             check(meant) if check else None)  # what was meant, before its links are reviewed
         if not problem and not meant.generated:  # a generated note's links are vaultmem's
-            after = _links_reviewed(vault, rel, text if text is not None else template,
-                                    after, links)
-            problem = _new_problems(parse_note(rel, after.encode("utf-8"), vault.config), had)
+            reviewed = _links_reviewed(vault, rel, text if text is not None else template,
+                                       meant, after, links)
+            if reviewed != after:  # links written otherwise: the text to check is new
+                after = reviewed
+                problem = _new_problems(parse_note(rel, after.encode("utf-8"), vault.config),
+                                        had)
         if problem:
             raise WriteRefused(f"{rel}: {problem}; nothing was written")
         return after
@@ -146,14 +149,14 @@ def _new_problems(note: Note, had: list[Problem]) -> str | None:
     return f"the note would not parse cleanly ({', '.join(sorted(new))})" if new else None
 
 
-def _links_reviewed(vault: Vault, rel: str, before: str | None, after: str,
+def _links_reviewed(vault: Vault, rel: str, before: str | None, meant: Note, after: str,
                     changes: list[LinkChange] | None) -> str:
-    """``after`` with the links on its added lines written as :func:`review_links` says;
-    LinkRefused when one is refused."""
+    """``after`` (parsed: ``meant``) with the links on its added lines written as
+    :func:`review_links` says; LinkRefused when one is refused."""
     old = set((before or "").splitlines())
     added = {number for number, line in enumerate(after.split("\n"), 1) if line not in old}
     review = review_links(vault, after, source=rel[:-3], lines=added,
-                          policy=LINK_POLICY.get() or LinkPolicy())
+                          policy=LINK_POLICY.get() or LinkPolicy(), parsed=meant)
     if review.problems:
         raise LinkRefused(rel, review.problems)
     if changes is not None:
