@@ -66,7 +66,8 @@ def token_add(name: str, scope: str, folders: str | None, agent: str | None,
 @TOKENS_OPTION
 @json_option
 def token_list(tokens_path: Path | None, as_json: bool) -> None:
-    """The tokens: name, scope, when added and revoked (never the tokens themselves)."""
+    """The tokens: name, scope, folders, agent, when added and revoked (never the tokens
+    themselves)."""
     path = tokens_path or default_tokens_path()
     rows = [{"name": r.name, "scope": r.scope, "folders": list(r.folders), "agent": r.agent,
              "created": r.created, "revoked": r.revoked} for r in read_tokens(path)]

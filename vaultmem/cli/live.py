@@ -14,6 +14,7 @@ from ..live.http_gate import Limits
 from ..tokens import default_tokens_path
 from ..vault import Vault
 from . import cli, main, warm, with_vault
+from .access import TOKENS_OPTION
 
 
 @cli.command("watch")
@@ -66,9 +67,7 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
 @click.option("--http", "address", metavar="HOST:PORT",
               help="Serve over MCP's streamable HTTP at this address (e.g. 127.0.0.1:8765) "
               "instead of stdio; off this machine only with tokens (vaultmem token add).")
-@click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="The tokens file (default: $VAULTMEM_TOKENS, else "
-              "~/.config/vaultmem/tokens.json).")
+@TOKENS_OPTION
 @click.option("--max-body", default=Limits.body_bytes, show_default=True,
               type=click.IntRange(1024), help="Bytes a request may send (413 above).")
 @click.option("--max-results", default=Limits.results, show_default=True,

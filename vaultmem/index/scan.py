@@ -214,7 +214,7 @@ def _fetcher(store: Store, config: Config,
     def fetch(ids: list[str]) -> Entries:
         paths = [path_of[note_id] for note_id in ids]
         found = store.entries(paths)
-        changed = [infos[p] for p in paths if p not in found or not _seen_as(found[p], infos[p])]
+        changed = [infos[p] for p in paths if p not in found or not seen_as(found[p], infos[p])]
         found.update(parse_files(config, changed))
         return {path[:-3]: entry for path, entry in found.items()}
 
@@ -227,13 +227,13 @@ def _reuse(old: Entries, sources: list[FileInfo]) -> tuple[Entries, list[FileInf
     todo: list[FileInfo] = []
     for info in sources:
         hit = old.get(info.path)
-        if hit is not None and _seen_as(hit, info):
+        if hit is not None and seen_as(hit, info):
             entries[info.path] = hit
         else:
             todo.append(info)
     return entries, todo
 
 
-def _seen_as(entry: Entry, info: FileInfo) -> bool:
+def seen_as(entry: Entry, info: FileInfo) -> bool:
     """True when ``entry`` was parsed from the file in the state ``info`` saw."""
     return entry.seen_as(info.mtime_ns, info.size, (info.change_ns, info.inode))

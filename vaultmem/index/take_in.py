@@ -14,6 +14,7 @@ from .kept import kept_index
 from .notes import Entries, Index, Layout, ScanStats
 from .parsing import parse_files
 from .rows import ATTACHMENT
+from .scan import seen_as
 from .store import Store, files_key
 
 
@@ -31,7 +32,8 @@ def take_in(config: Config, store: Store, before: Index, paths: Iterable[str]) -
         sources = {info.path: info for info in listing.notes
                    if info.path in changed and info.role == "source"}
         old = store.states(sorted(changed))
-        todo = [info for path, info in sources.items() if not _stored_as(old.get(path), info)]
+        todo = [info for path, info in sources.items()
+                if path not in old or not seen_as(old[path], info)]
         files = _files_after(before.files, listing, changed, old, todo)
         resolver = _resolver_after(before, listing, files, config.vaults)
         parsed: Entries = dict(parse_files(config, todo, resolver))
@@ -40,7 +42,7 @@ def take_in(config: Config, store: Store, before: Index, paths: Iterable[str]) -
         _store(store, parsed, removed, files if files != before.files else None, resolver,
                memory=_memory_changed(before.files, files, changed))
         generation = store.generation()
-    layout = _layout(before, listing, files, resolver, parsed, changed)
+    layout = _layout(before, listing, files, resolver, parsed)
     index = kept_index(store, generation, listing, layout=layout, vaults=config.vaults)
     assert index is not None  # a listing is given
     index.stats = ScanStats(len(parsed), 0, len(removed))
@@ -73,12 +75,6 @@ def _files_after(files: dict[str, str], listing: Listing, changed: set[str], old
             kept = stored is not None and stored.flags & GENERATED and info.path not in parsing
             after[info.path[:-3]] = "generated" if kept else info.role
     return after if after.keys() == files.keys() else dict(sorted(after.items()))
-
-
-def _stored_as(entry: Entry | None, info: FileInfo) -> bool:
-    """True when the index holds the note at ``info`` parsed from the file in this state."""
-    return entry is not None and entry.seen_as(info.mtime_ns, info.size,
-                                               (info.change_ns, info.inode))
 
 
 def _resolver_after(before: Index, listing: Listing, files: dict[str, str],
@@ -117,7 +113,7 @@ def _store(store: Store, parsed: Entries, removed: list[str], files: dict[str, s
 
 
 def _layout(before: Index, listing: Listing, files: dict[str, str], resolver: Resolver,
-            parsed: Entries, changed: set[str]) -> Layout:
+            parsed: Entries) -> Layout:
     """The files around the notes after the change."""
     generated: dict[str, Entry] = {key: entry for key, entry in before.generated.items()
                                    if files.get(key) == "generated"}

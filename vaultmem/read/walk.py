@@ -111,14 +111,12 @@ def _entries(handle: int, folder: str, listing: Listing,
 def _utf8_name(name: str, folder: str, listing: Listing) -> bool:
     """False, with a problem, for a name that is not valid UTF-8 (bytes decoded as surrogates):
     no link can reach it and it can be neither cached nor printed."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        listing.problems.append(Problem(f"{folder}/{shown}" if folder else shown, "encoding",
-                                        "file name is not valid UTF-8; rename it", None))
-        return False
-    return True
+    if _utf8(name):
+        return True
+    shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    listing.problems.append(Problem(f"{folder}/{shown}" if folder else shown, "encoding",
+                                    "file name is not valid UTF-8; rename it", None))
+    return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
