@@ -1,7 +1,7 @@
 """Many agents on one memory over HTTP: concurrent clients, an editor, a server killed.
 
     python benchmarks/bench_http.py [--notes 10000] [--clients 50] [--calls 200] [--think 1.0]
-                                    [--kill]
+                                    [--kill] [--workers 1]
 
 A copy of the synthetic vault of gen_vault.py (made once under ``benchmarks/out/``) is served
 by ``vaultmem mcp --http`` on 127.0.0.1, warm, each client with its own write token. Every
@@ -9,8 +9,9 @@ client opens a session with the official SDK client and makes ``--calls`` calls 
 context 25%, related 20%, a daily entry 15%), waiting ``--think`` seconds (on average,
 exponential) between them, while an editor appends a line to a random person's note five times
 a second. With ``--kill`` the server is killed (SIGKILL) halfway through and started again on
-the same port; clients reconnect. Printed: per tool, calls, errors and p50/p95/p99 ms; errors
-by kind; and every acknowledged daily entry looked up in the vault afterwards (lost: not there).
+the same port; clients reconnect. ``--workers`` is the server's (processes answering calls).
+Printed: per tool, calls, errors and p50/p95/p99 ms; errors by kind; and every acknowledged
+daily entry looked up in the vault afterwards (lost: not there).
 Loopback only, bounded: each call times out after 60 s, the run after 30 minutes.
 """
 
@@ -47,9 +48,10 @@ RUN_TIMEOUT = 1800.0
 class Server:
     """``vaultmem mcp --http`` on a fixed loopback port, started again after a kill."""
 
-    def __init__(self, root: Path, tokens: Path, cache: Path) -> None:
+    def __init__(self, root: Path, tokens: Path, cache: Path, workers: int) -> None:
         self.args = [sys.executable, "-m", "vaultmem", "--vault", str(root), "mcp", "--http",
-                     f"127.0.0.1:{free_port()}", "--tokens", str(tokens)]
+                     f"127.0.0.1:{free_port()}", "--tokens", str(tokens),
+                     "--workers", str(workers)]
         self.env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
         self.url = ""
         self.process: subprocess.Popen[str] | None = None
@@ -164,7 +166,7 @@ async def client(server: Server, token: str, calls: list[tuple[str, dict[str, An
             await anyio.sleep(0.5)
 
 
-def run(root: Path, clients: int, calls: int, think: float, kill: bool) -> Tally:
+def run(root: Path, clients: int, calls: int, think: float, kill: bool, workers: int) -> Tally:
     """Serve ``root``, run the clients and the editor (and the kill), return what was seen."""
     from vaultmem.clock import now
     from vaultmem.write.token_file import add_token
@@ -176,7 +178,7 @@ def run(root: Path, clients: int, calls: int, think: float, kill: bool) -> Tally
     cache = work / "cache"
     subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(root), "scan"], check=True,
                    env={**os.environ, "XDG_CACHE_HOME": str(cache)}, capture_output=True)
-    server = Server(root, tokens, cache)
+    server = Server(root, tokens, cache, workers)
     server.start()
     words = sorted({w for p in (root / "Projects").glob("*.md") for w in p.stem.split()
                     if len(w) > 3})
@@ -245,14 +247,16 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--kill", action="store_true")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     source = ensure_vault(args.notes)
     root = Path(tempfile.mkdtemp(prefix="vm-http-vault-")) / "vault"
     shutil.copytree(source, root)
     try:
-        tally = run(root, args.clients, args.calls, args.think, args.kill)
+        tally = run(root, args.clients, args.calls, args.think, args.kill, args.workers)
         print(f"{args.notes:,} notes, {args.clients} clients x {args.calls} calls, think "
-              f"{args.think} s{', server killed halfway' if args.kill else ''}\n")
+              f"{args.think} s, {args.workers} worker(s)"
+              f"{', server killed halfway' if args.kill else ''}\n")
         print(report(tally, lost(root, tally)))
     finally:
         shutil.rmtree(root.parent, ignore_errors=True)

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,6 +35,14 @@ TIMEOUT = 30.0  # seconds for a server to start or a session to end; a hang fail
 @contextlib.contextmanager
 def http_server(vault: Path, tokens: Path, *options: str) -> Iterator[str]:
     """``vaultmem mcp --http 127.0.0.1:0`` on ``vault`` until the block ends; yields its URL."""
+    with serving(vault, tokens, *options) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def serving(vault: Path, tokens: Path, *options: str
+            ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """:func:`http_server`, yielding its URL and its process."""
     server = subprocess.Popen(
         [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http",
          "127.0.0.1:0", "--tokens", str(tokens), *options],
@@ -45,9 +54,10 @@ def http_server(vault: Path, tokens: Path, *options: str) -> Iterator[str]:
     try:
         first = lines.get(timeout=TIMEOUT)
         assert " at http://127.0.0.1:" in first, first
-        yield first.split(" at ")[1].split()[0]
+        yield first.split(" at ")[1].split()[0], server
     finally:
-        server.send_signal(signal.SIGTERM)
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
         server.wait(timeout=TIMEOUT)
 
 
@@ -103,8 +113,9 @@ CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Path, str, str]
-                                                 ) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Path, str, str],
+                                                 workers: str) -> None:
     path, _, writer = tokens
 
     async def every_tool(session: Any) -> dict[str, str]:
@@ -112,7 +123,7 @@ def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Pat
         assert listed == READERS | WRITERS
         return {name: await ok(session, name, **arguments) for name, arguments in CALLS.items()}
 
-    with http_server(sample, path) as url:
+    with http_server(sample, path, "--workers", workers) as url:
         answers = session_with(url, writer, every_tool)
     assert json.loads(answers["search"])["results"]
     assert "Lucy Tan" in answers["show"]
@@ -280,7 +291,9 @@ def test_a_folder_token_writes_only_in_its_folders(sample: Path, tmp_path: Path)
     assert changed == {"People/Lucy Tan.md"}
 
 
-def test_an_agent_token_says_which_agent_wrote(sample: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_agent_token_says_which_agent_wrote(sample: Path, tmp_path: Path,
+                                               workers: str) -> None:
     path = tmp_path / "tokens.json"
     token, _ = add_token(path, "council", scope="write", agent="Rafael", now=NOW)
 
@@ -290,7 +303,7 @@ def test_an_agent_token_says_which_agent_wrote(sample: Path, tmp_path: Path) -> 
                            pattern_key="review.daily"),
                 await call(session, "lesson", title="Strategist - Plan", agent="Strategist")]
 
-    with http_server(sample, path) as url:
+    with http_server(sample, path, "--workers", workers) as url:
         daily, mine, other = session_with(url, token, writes)
     assert not daily[0] and not mine[0], (daily, mine)
     assert other[0] and "this token writes as Rafael, not Strategist" in other[1]
@@ -298,3 +311,67 @@ def test_an_agent_token_says_which_agent_wrote(sample: Path, tmp_path: Path) -> 
     assert "### 10:00 — Reviewed the OCR queue.\nby [[Rafael]]\n" in text
     assert 'agent: "[[Rafael]]"' in (sample / "Lessons/Rafael - Review the queue daily.md"
                                      ).read_text()
+
+
+# --- calls answered by worker processes (--workers) ---------------------------------------
+
+def test_a_folder_token_sees_only_its_folders_in_every_worker(sample: Path,
+                                                              tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "people", scope="read", folders=("People",), now=NOW)
+    ids, lines = outside(sample, "People")
+
+    async def every_call(session: Any) -> dict[str, tuple[bool, str]]:
+        return {tool: await call(session, tool, **arguments)
+                for _ in range(2) for tool, arguments in SCOPED_CALLS.items()}
+
+    with http_server(sample, path, "--workers", "2") as url:
+        answers = session_with(url, token, every_call)
+    for tool, (failed, text) in answers.items():
+        assert not failed, text
+        assert not seen_outside(text, ids, lines), f"{tool} showed notes outside People: {text}"
+
+
+def workers_of(server: subprocess.Popen[str]) -> list[int]:
+    """The pids of the worker processes answering ``server``'s calls."""
+    found = []
+    for child in Path(f"/proc/{server.pid}/task").glob("*/children"):
+        found += [int(pid) for pid in child.read_text().split()]
+    return sorted(pid for pid in found if b"spawn_main" in _command_line(pid))
+
+
+def _command_line(pid: int) -> bytes:
+    """The command line of process ``pid`` (empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def wait_for(condition: Callable[[], bool]) -> bool:
+    """True once ``condition()`` is, False if it is not within ``TIMEOUT`` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_dead_worker_is_replaced_and_a_killed_server_leaves_no_worker(
+        sample: Path, tokens: tuple[Path, str, str]) -> None:
+    path, reader, _ = tokens
+    with serving(sample, path, "--workers", "2") as (url, server):
+        assert wait_for(lambda: len(workers_of(server)) == 2)
+        first = workers_of(server)
+        os.kill(first[0], signal.SIGKILL)
+        assert wait_for(lambda: _command_line(first[0]) == b"")
+        text = session_with(url, reader, lambda session: ok(session, "show", note="Lucy Tan"))
+        assert "Lucy Tan" in text  # answered by new workers
+        assert wait_for(lambda: len(workers_of(server)) == 2)
+        second = workers_of(server)
+        assert first[0] not in second
+        server.kill()
+        server.wait(timeout=TIMEOUT)
+    assert wait_for(lambda: all(_command_line(pid) == b"" for pid in second))

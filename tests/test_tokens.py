@@ -167,3 +167,19 @@ def test_token_folders_must_be_vault_folders(tmp_path: Path, text: str, message:
                              str(tmp_path / "tokens.json"))
     assert code == 2 and message in err
     assert not (tmp_path / "tokens.json").exists()
+
+
+def test_a_call_waiting_for_a_free_worker_too_long_is_refused(sample: Path) -> None:
+    pytest.importorskip("mcp")
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from vaultmem.live.tool_pool import ToolPool
+
+    pool = ToolPool(Vault(sample), workers=1, watch=False, call_wait=0.5)
+    try:
+        assert json.loads(pool.call("search", {"query": "OCR"}))["results"]
+        with pool.turns, pytest.raises(ToolError, match=r"waited 0\.5 s for its turn"):
+            pool.call("search", {"query": "OCR"})  # while another call runs
+        assert json.loads(pool.call("search", {"query": "OCR"}))["results"]
+    finally:
+        pool.close()

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from pydantic import ValidationError
 
+    from .tool_pool import ToolPool
+
 INSTRUCTIONS = (
     "Long-term memory kept in an Obsidian vault that people edit too. Call `context` at the "
     "start of a task, `search`/`show`/`related` to look things up, and the writing tools to "
@@ -104,10 +106,11 @@ WRITE_TOOLS: dict[str, str] = {
 
 
 def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
-                 limits: Limits | None = None) -> MCPServer:
+                 limits: Limits | None = None, pool: ToolPool | None = None) -> MCPServer:
     """The MCP server for ``vault``; with ``read_only`` no writing tool is offered; with
     ``watch`` files are read again only when the system reports a change (where it can); with
-    ``limits`` (over HTTP) each call is held to them and to its token's scope."""
+    ``limits`` (over HTTP) each call is held to them and to its token's scope; with ``pool``
+    the calls are answered by its worker processes, else in this one."""
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
@@ -116,12 +119,12 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
                                                     instructions=INSTRUCTIONS,
                                                     log_level="WARNING")
     tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache),
-                       watch=watch, call_wait=limits.call_wait if limits else None)
-    for name, description in READ_TOOLS.items():
-        _add(server, getattr(tools, name), name, description, read_only=True)
-    if not read_only:
-        for name, description in WRITE_TOOLS.items():
-            _add(server, getattr(tools, name), name, description, read_only=False)
+                       watch=watch and pool is None,  # with a pool: for the signatures only
+                       call_wait=limits.call_wait if limits else None)
+    offered = {**READ_TOOLS, **({} if read_only else WRITE_TOOLS)}
+    for name, description in offered.items():
+        tool = getattr(tools, name) if pool is None else pool.tool(name, getattr(tools, name))
+        _add(server, tool, name, description, read_only=name in READ_TOOLS)
     return server
 
 

@@ -15,6 +15,7 @@ from .forked import CommandLine
 from .http_gate import Gate, Limits, TokenBook
 from .keeper import IndexKeeper
 from .mcp import build_server
+from .tool_pool import ToolPool
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -53,11 +54,12 @@ def http_url(address: str) -> str:
 
 
 def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
-               read_only: bool = False, watch: bool = True,
+               read_only: bool = False, watch: bool = True, workers: int = 1,
                command_line: CommandLine | None = None,
                ready: Callable[[str], None] = lambda url: None) -> None:
-    """Serve ``vault`` at ``address`` until stopped (SIGINT or SIGTERM); ``ready`` gets the URL
-    once the port is open. Off loopback, only with a token configured in ``tokens``."""
+    """Serve ``vault`` at ``address`` until stopped (SIGINT or SIGTERM), the calls answered by
+    ``workers`` processes (1: by this one); ``ready`` gets the URL once the port is open. Off
+    loopback, only with a token configured in ``tokens``."""
     host, port = parse_address(address)
     book = TokenBook(tokens)
     loopback = is_loopback(host)
@@ -70,7 +72,9 @@ def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
     except ImportError as exc:
         raise MissingExtra("mcp --http needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") \
             from exc
-    server = build_server(vault, read_only=read_only, watch=watch, limits=limits)
+    pool = None if workers == 1 else ToolPool(vault, workers=workers, watch=watch,
+                                              call_wait=limits.call_wait)
+    server = build_server(vault, read_only=read_only, watch=watch, limits=limits, pool=pool)
     from mcp.server.transport_security import TransportSecuritySettings
 
     # The gate checks Host and Origin itself, only while no token is configured: behind a
@@ -95,6 +99,8 @@ def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
         for sig, handler in kept.items():
             signal.signal(sig, handler)
         listening.close()
+        if pool is not None:
+            pool.close()
         if keeper is not None:
             keeper.close()
 

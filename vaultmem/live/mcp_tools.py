@@ -29,7 +29,7 @@ from .http_gate import CURRENT_GRANT
 from .inotify import VaultWatch
 
 if TYPE_CHECKING:
-    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.exceptions import ToolError as ToolError  # re-exported
     from pydantic import Field as Field  # re-exported for mcp_write
 else:
     try:
@@ -92,6 +92,12 @@ def same_index(new: Index, old: Index) -> bool:
 def _files(index: Index) -> dict[str, tuple[object, ...]]:
     """Each note's file state as the scan saw it (not whether its text was read since)."""
     return {path: (e.mtime_ns, e.size, e.flags, e.identity) for path, e in index.states().items()}
+
+
+def busy(waited: float | None) -> ToolError:
+    """The refusal of a call that waited ``waited`` seconds for its turn."""
+    return ToolError(f"the server is busy: this call waited {waited:g} s for its turn; call "
+                     "again in a moment")
 
 
 def moment() -> dt.datetime:
@@ -163,8 +169,7 @@ class Tools:
         """Hold the tools' lock: calls run one at a time, and one that waited ``call_wait``
         seconds is refused (a call that started is never cut short: writes are whole)."""
         if not self.lock.acquire(timeout=-1 if self.call_wait is None else self.call_wait):
-            raise ToolError(f"the server is busy: this call waited {self.call_wait:g} s for "
-                            "its turn; call again in a moment")
+            raise busy(self.call_wait)
         try:
             yield
         finally:
