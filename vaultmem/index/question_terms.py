@@ -86,14 +86,24 @@ def share_held(weights: dict[str, float], held: Iterable[str]) -> float:
     return sum(weights.get(term, 0.0) for term in set(held)) / total if total else 0.0
 
 
-def terms_in(text: str, terms: Iterable[str]) -> set[str]:
-    """The FTS5 ``terms`` that ``text`` holds, read as the index reads a passage.
+def terms_in_each(texts: list[str], terms: list[set[str]]) -> list[set[str]]:
+    """For each of ``texts``, which of its FTS5 ``terms`` (the set at the same place) it
+    holds, read as the index reads a passage.
 
-    >>> sorted(terms_in("loc: Kyoto, Japan; rating: 7", ['"japan"', '"trip"', '"rated"']))
-    ['"japan"', '"rated"']
+    >>> found = terms_in_each(["loc: Kyoto, Japan; rating: 7", "a trip"],
+    ...                       [{'"japan"', '"rated"', '"trip"'}, {'"japan"', '"trips"'}])
+    >>> [sorted(held) for held in found]
+    [['"japan"', '"rated"'], ['"trips"']]
     """
-    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+    if not texts:
+        return []
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:  # one table for all texts
         db.execute(f"CREATE VIRTUAL TABLE one USING fts5(body, tokenize='{fts.TOKENIZER}')")
-        db.execute("INSERT INTO one(body) VALUES (?)", (fts.search_form(text),))
-        return {term for term in terms
-                if db.execute("SELECT 1 FROM one WHERE one MATCH ?", (term,)).fetchone()}
+        db.executemany("INSERT INTO one(rowid, body) VALUES (?, ?)",
+                       [(row, fts.search_form(text)) for row, text in enumerate(texts)])
+        found: list[set[str]] = [set() for _ in texts]
+        for term in sorted(set().union(*terms)):
+            for (row,) in db.execute("SELECT rowid FROM one WHERE one MATCH ?", (term,)):
+                if term in terms[row]:
+                    found[row].add(term)
+        return found

@@ -49,7 +49,7 @@ from ..index.lookup import (
     newest_date,
     passages_near,
 )
-from ..index.question_terms import term_weights, terms_held, terms_in
+from ..index.question_terms import term_weights, terms_held, terms_in_each
 from ..vault import Vault
 from .closeness import Closeness, closeness
 from .floor import above_floor, distinct
@@ -165,7 +165,7 @@ def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],
 
 
 def _best(vault: Vault, scored: list[Scored], most: int | None,
-          says_asked: Callable[[StoredPassage], bool]) -> list[Scored]:
+          says_asked: Callable[[list[StoredPassage]], list[bool]]) -> list[Scored]:
     """``scored`` best first (the ``most`` best, when given) once each label keeps
     ``LABEL_SHARE`` of its score (a properties passage is one unless ``says_asked``). A label
     only loses score, so only the passages that can still be among the ``most`` best are
@@ -180,23 +180,26 @@ def _best(vault: Vault, scored: list[Scored], most: int | None,
         batch, waiting = waiting[: most or len(waiting)], waiting[most or len(waiting):]
         links = link_raws(vault.store, [(s.passage.note, s.passage.start, s.passage.end)
                                         for s in batch])
+        said = says_asked([s.passage for s in batch])
         done += [s._replace(score=s.score * LABEL_SHARE, reasons=(
                      *s.reasons, FILING_REASON if s.passage.kind == "properties" else LABEL_REASON))
                  if is_label(s.passage, links.get((s.passage.note, s.passage.start,
                                                    s.passage.end), []),
-                             says_asked=says_asked(s.passage)) else s for s in batch]
+                             says_asked=says) else s for s, says in zip(batch, said, strict=True)]
     return sorted(done, key=best_first)[:most]
 
 
-def _says_asked(passage: StoredPassage, *, held: dict[tuple[str, int], set[str]],
-                subjects: set[str]) -> bool:
-    """True unless ``passage`` is the properties of a note other than the ``subjects`` the
-    question names, holding the question's words only where they name or file the note
-    (:func:`~.labels.what_properties_say`)."""
-    if passage.kind != "properties" or passage.note in subjects:
-        return True
-    return bool(terms_in(what_properties_say(passage.text),
-                         held.get((passage.note, passage.number), set())))
+def _says_asked(passages: list[StoredPassage], *, held: dict[tuple[str, int], set[str]],
+                subjects: set[str]) -> list[bool]:
+    """For each passage, True unless it is the properties of a note other than the
+    ``subjects`` the question names, holding the question's words only where they name or
+    file the note (:func:`~.labels.what_properties_say`)."""
+    asked = [p.kind == "properties" and p.note not in subjects for p in passages]
+    said = iter(terms_in_each(
+        [what_properties_say(p.text) for p, ask in zip(passages, asked, strict=True) if ask],
+        [held.get((p.note, p.number), set()) for p, ask in zip(passages, asked, strict=True)
+         if ask]))
+    return [bool(next(said)) if ask else True for ask in asked]
 
 
 class _Weights:
