@@ -150,6 +150,20 @@ def test_concurrent_appends_from_processes_keep_every_entry_once(sample: Path) -
     assert note.problems == []
 
 
+def test_the_same_daily_entry_again_the_same_minute_is_written_once(sample: Path) -> None:
+    when = dt.datetime(2026, 11, 29, 10, 30)
+    path = sample / "Daily" / "2026-11-29.md"
+    first = append_daily(Vault(sample), "Checked the OCR queue.", title="OCR", when=when)
+    written = path.read_bytes()
+    again = append_daily(Vault(sample), "Checked the OCR queue.", title="OCR", when=when)
+    later = append_daily(Vault(sample), "Checked the OCR queue.", title="OCR",
+                         when=when.replace(minute=31))
+    assert (first.action, again.action, later.action) == ("appended", "unchanged", "appended")
+    assert path.read_bytes().startswith(written)
+    assert path.read_text().count("\nChecked the OCR queue.\n") == 2
+    assert Vault(sample).note("Daily/2026-11-29").problems == []
+
+
 def test_writes_leave_nothing_of_vaultmem_in_the_vault(sample: Path) -> None:
     before = set(sample.rglob("*"))
     vault = Vault(sample)

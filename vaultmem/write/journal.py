@@ -66,6 +66,8 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
                    rel[:-3].rsplit("/")[-1], when)
 
     def change(old: str | None) -> str:
+        if old is not None and ends_with(old, block):  # the same entry again the same minute:
+            return old  # a call made again (its answer lost on the way) writes it once
         return append_text(old if old is not None else fresh, block)
 
     def check(note: Note) -> str | None:
@@ -74,6 +76,18 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
 
     return apply(vault, rel, change, action="appended", check=check, dry_run=dry_run,
                  template=fresh)
+
+
+def ends_with(text: str, block: str) -> bool:
+    r"""True when ``block`` is the last lines of ``text`` (line endings and trailing blank
+    lines aside).
+
+    >>> ends_with("# Day\n\n### 10:00 — Met\nMet Lucy\n\n", "### 10:00 — Met\nMet Lucy\n")
+    True
+    >>> ends_with("### 10:00 — Met\nMet Lucy\n", "Lucy\n")
+    False
+    """
+    return ("\n" + text.replace("\r\n", "\n").rstrip()).endswith("\n" + block.rstrip())
 
 
 def done_title(text: str) -> str:
