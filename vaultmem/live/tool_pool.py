@@ -113,10 +113,13 @@ def _start_worker(root: os.PathLike[str], config: Config, use_cache: bool, watch
 
 
 def _exit_when_orphaned(server: int) -> None:
-    """Exit once the server process is gone (killed: it could not stop its workers)."""
+    """Exit once the server process is gone (killed: it could not stop its workers), after
+    the call running, if any (a write is whole)."""
     while os.getppid() == server:
         time.sleep(ORPHAN_CHECK_SECONDS)
-    os._exit(0)
+    assert _worker_tools is not None
+    with _worker_tools.lock:
+        os._exit(0)
 
 
 def _warm() -> None:
