@@ -10,6 +10,7 @@ import pytest
 
 from vaultmem.recall.budget import trim
 from vaultmem.recall.related import related
+from vaultmem.recall.relevant import relevant_passages
 from vaultmem.recall.search import SNIPPET, Filters, search, snippet
 from vaultmem.vault import Vault
 
@@ -160,6 +161,18 @@ def test_japanese_text_needs_no_spaces(tmp_path: Path) -> None:
     hits = search(Vault(tmp_path, use_cache=False), "請求書の精度", limit=2)
     assert [h.id for h in hits] == ["会議メモ"]
     assert hits[0].line == 1
+
+
+def test_a_piece_of_a_kana_word_is_not_a_match(tmp_path: Path) -> None:
+    (tmp_path / "勉強会.md").write_text("来週の量子コンピュータ勉強会は火曜日に開催します。\n")
+    (tmp_path / "Document.md").write_text("データをキーバリューで保持する。\n")  # ータ, ュー
+    (tmp_path / "node_modules.md").write_text("モジュールがインストールされる。\n")  # ュー
+    (tmp_path / "データ型.md").write_text("設定できるデータ型の一覧。\n")
+    vault = Vault(tmp_path, use_cache=False)
+    asked = relevant_passages(vault, "量子コンピュータ 勉強会", today=dt.date(2026, 12, 6))
+    assert [found.passage.note for found in asked] == ["勉強会"]
+    assert [h.id for h in search(vault, "コンピュータ")] == ["勉強会"]
+    assert sorted(h.id for h in search(vault, "データ")) == ["Document", "データ型"]
 
 
 def test_snippets_and_trims_never_cut_a_link_or_code() -> None:

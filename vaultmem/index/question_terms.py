@@ -6,10 +6,13 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 import sqlite3
+import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from ..text import cjk_runs
 from . import fts
 from .store import Store
 
@@ -74,6 +77,69 @@ def terms_held(store: Store, terms: Iterable[str],
                 if rowid in ids:
                     found.setdefault(ids[rowid], set()).add(term)
     return found
+
+
+KANA = re.compile("[\u3040-\u30ff]+")  # hiragana and katakana, the long vowel mark ー too
+
+
+def kana_fragments(question: str) -> dict[str, frozenset[str]]:
+    """The question's search terms that are a pair of kana cut from a longer CJK run, each
+    with the phrases of it and a pair beside it in that run: a passage holding the pair in
+    none of them holds a piece of another word (``ータ`` of ``コンピュータ`` in ``データ``),
+    not the question's.
+
+    >>> sorted(kana_fragments("量子コンピュータ 勉強会")['"ータ"'])
+    ['"ュー ータ"']
+    >>> sorted(kana_fragments("データ型 ガス"))
+    ['"デー"', '"ータ"']
+    """
+    found: dict[str, frozenset[str]] = {}
+    for run in cjk_runs(unicodedata.normalize("NFKC", question)):
+        pairs = [run[at:at + 2] for at in range(len(run) - 1)]
+        for at, pair in enumerate(pairs if len(pairs) > 1 else []):
+            if KANA.fullmatch(pair):
+                found[f'"{pair}"'] = frozenset(f'"{" ".join(pairs[start:start + 2])}"'
+                                               for start in (at - 1, at) if start >= 0
+                                               and start + 1 < len(pairs))
+    return found
+
+
+class WholeWords(NamedTuple):
+    """The passages that hold a word of the question, and the terms each holds."""
+
+    hits: list[fts.PassageHit]
+    held: dict[tuple[str, int], set[str]]
+
+
+def whole_words(question: str, hits: list[fts.PassageHit],
+                held: dict[tuple[str, int], set[str]]) -> WholeWords:
+    """``hits`` and the terms they hold (``held``) without the pairs of kana of
+    :func:`kana_fragments` a passage holds in none of their phrases, and without the
+    passages that held only those."""
+    fragments = kana_fragments(question)
+    keys = sorted(key for key, terms in held.items() if terms & fragments.keys())
+    if not keys:
+        return WholeWords(hits, held)
+    texts = {(h.path[:-3], h.number): " ".join((h.path[:-3], *h.headings, h.text)) for h in hits}
+    wanted = [set().union(*(fragments[term] for term in held[key] & fragments.keys()))
+              for key in keys]
+    phrased = dict(zip(keys, terms_in_each([texts.get(key, "") for key in keys], wanted),
+                       strict=True))
+    kept = {key: {term for term in terms
+                  if term not in fragments or fragments[term] & phrased.get(key, set())}
+            for key, terms in held.items()}
+    return WholeWords([h for h in hits if kept.get((h.path[:-3], h.number), True)],
+                      {key: terms for key, terms in kept.items() if terms})
+
+
+def worded_hits(store: Store, question: str, hits: list[fts.PassageHit]) -> list[fts.PassageHit]:
+    """``hits`` without those that hold only pieces of the question's kana words
+    (:func:`whole_words`); the index is asked only when the question has such pieces."""
+    if not kana_fragments(question):
+        return hits
+    terms = fts.match_terms(question)
+    return whole_words(question, hits, terms_held(store, terms, [(h.path[:-3], h.number)
+                                                                 for h in hits])).hits
 
 
 def share_held(weights: dict[str, float], held: Iterable[str]) -> float:

@@ -49,7 +49,7 @@ from ..index.lookup import (
     newest_date,
     passages_near,
 )
-from ..index.question_terms import term_weights, terms_held, terms_in_each
+from ..index.question_terms import term_weights, terms_held, terms_in_each, whole_words
 from ..vault import Vault
 from .closeness import Closeness, closeness
 from .floor import above_floor, distinct
@@ -103,7 +103,8 @@ def answer(vault: Vault, question: str, *, today: dt.date,
     meant = [n for n in near_text(vault, question) if n.passage.note not in leave_out]
     named = named_in(vault, question)
     weights = term_weights(vault.store, question)
-    held = terms_held(vault.store, weights.weights, [(h.path[:-3], h.number) for h in hits])
+    hits, held = whole_words(question, hits, terms_held(
+        vault.store, weights.weights, [(h.path[:-3], h.number) for h in hits]))
     closest = closeness(question, weights, held, meant, named)
     if not hits and not meant:
         return Answer([], closest)

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from ..errors import UsageError
 from ..index.fts import PassageHit
 from ..index.lookup import Facets, facets, matching_passages, names_like, neighbour_notes
+from ..index.question_terms import worded_hits
 from ..model import Json
 from ..text import tokens
 from ..vault import Vault
@@ -95,7 +96,8 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     filters = filters or Filters()
     notes = vault.index.notes  # the index is current first
     near = near_text(vault, query)
-    worded = matching_passages(vault.store, query, limit=CANDIDATES + PER_HIT * limit)
+    worded = worded_hits(vault.store, query, matching_passages(
+        vault.store, query, limit=CANDIDATES + PER_HIT * limit))
     found = by_note(with_meaning(worded, near, vault.config.semantic.search_weight))
     matched = {hit.path[:-3] for hit in worded}
     scores = {note_id: note_score(hits) for note_id, hits in found.items()}
