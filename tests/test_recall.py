@@ -175,6 +175,19 @@ def test_a_piece_of_a_kana_word_is_not_a_match(tmp_path: Path) -> None:
     assert sorted(h.id for h in search(vault, "データ")) == ["Document", "データ型"]
 
 
+def test_a_note_found_by_its_links_shows_its_opening(tmp_path: Path) -> None:
+    (tmp_path / "Ideas.md").write_text("Evergreen notes grow over time: see [[Gardens]].\n")
+    (tmp_path / "Gardens.md").write_text("---\ntags: [place]\n---\n# Gardens\n\n"
+                                         "Where plants are kept.\n\nMore about soil.\n")
+    (tmp_path / "Tagged.md").write_text("---\ntags: [place]\n---\nSee [[Ideas]]\n")
+    (tmp_path / "Bare.md").write_text('---\nkind: plain\nup: "[[Ideas]]"\n---\n')
+    hits = {h.id: h for h in search(Vault(tmp_path, use_cache=False), "evergreen")}
+    assert (hits["Gardens"].line, hits["Gardens"].snippet) == (6, "Where plants are kept. More about soil.")
+    assert hits["Gardens"].reasons == ["linked from [[Ideas]], a strong hit"]
+    assert (hits["Tagged"].line, hits["Tagged"].snippet) == (4, "See [[Ideas]]")
+    assert (hits["Bare"].line, hits["Bare"].snippet) == (2, "kind: plain; up: Ideas")
+
+
 def test_snippets_and_trims_never_cut_a_link_or_code() -> None:
     link = "[How to take Smart Notes](How to take Smart Notes - Sönke Ahrens.md)"
     text = "x" * (SNIPPET - 30) + " see " + link + " for more"

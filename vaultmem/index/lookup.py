@@ -74,6 +74,17 @@ def passages(store: Store, ids: Iterable[str]) -> dict[str, list[StoredPassage]]
     return found
 
 
+def opening_passages(store: Store, ids: Iterable[str]) -> dict[str, StoredPassage]:
+    """The first passage that says something (not properties, not a lone heading) of each of
+    the notes ``ids``, else its first passage (its properties)."""
+    rows = store.query(
+        f"SELECT {PASSAGE_COLUMNS} FROM passages AS p JOIN (SELECT path, coalesce(min(CASE WHEN "
+        "kind NOT IN ('properties', 'heading') THEN number END), min(number)) AS first FROM "
+        f"passages WHERE path IN (SELECT path FROM notes WHERE id IN {IN_ARRAY}) GROUP BY "
+        "path) AS o ON o.path = p.path AND o.first = p.number", (array(ids),))
+    return {passage.note: passage for passage in map(_stored_passage, rows)}
+
+
 def passages_of_texts(store: Store, digests: list[bytes]) -> dict[bytes, list[StoredPassage]]:
     """The passages whose texts have the digests ``digests`` (of any note), by digest."""
     found: dict[bytes, list[StoredPassage]] = {}

@@ -21,7 +21,15 @@ from dataclasses import asdict, dataclass, field
 
 from ..errors import UsageError
 from ..index.fts import PassageHit
-from ..index.lookup import Facets, facets, matching_passages, names_like, neighbour_notes
+from ..index.lookup import (
+    Facets,
+    StoredPassage,
+    facets,
+    matching_passages,
+    names_like,
+    neighbour_notes,
+    opening_passages,
+)
 from ..index.question_terms import worded_hits
 from ..model import Json
 from ..text import tokens
@@ -113,13 +121,14 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
               if i in present]
     allowed = _allowed(vault, ranked, filters, limit)
     closest = {n.passage.note: n.cosine for n in reversed(near) if n.score >= NEAR_REASON}
+    openings = opening_passages(vault.store, [i for i, _ in allowed if i not in found])
     hits = []
     for note_id, score in allowed:
         why = [f"name {names[note_id][1]!r} is close to the query"] if note_id in names else []
         why += [_matches(query, found[note_id])] if note_id in matched else []
         why += [f"close in meaning (cosine {closest[note_id]:.2f})"] if note_id in closest else []
         hits.append(_hit(vault, note_id, score, found.get(note_id, []), passages,
-                         why + linked[note_id]))
+                         why + linked[note_id], openings.get(note_id)))
     return hits
 
 
@@ -225,11 +234,12 @@ def _matches(query: str, hits: list[PassageHit]) -> str:
 
 
 def _hit(vault: Vault, note_id: str, score: float, found: list[PassageHit], shown: int,
-         reasons: list[str]) -> Hit:
-    """A result with its best passage as snippet (:func:`snippet_passage`), and its ``shown``
-    best passages."""
+         reasons: list[str], opening: StoredPassage | None) -> Hit:
+    """A result with its best passage as snippet (:func:`snippet_passage`); a note found by
+    its name or links alone, with its ``opening`` passage (what the note is about); and its
+    ``shown`` best passages."""
     note = vault.notes[note_id]
-    best = snippet_passage(found)
+    best: PassageHit | StoredPassage | None = snippet_passage(found) or opening
     return Hit(note.id, note.path, note.title, note.type, round(score, 4),
                best.start if best else None, snippet(best.text) if best else "", reasons,
                [_passage(hit) for hit in itertools.islice(found, shown)])
