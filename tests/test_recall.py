@@ -188,6 +188,15 @@ def test_a_note_found_by_its_links_shows_its_opening(tmp_path: Path) -> None:
     assert (hits["Bare"].line, hits["Bare"].snippet) == (2, "kind: plain; up: Ideas")
 
 
+def test_the_reasons_name_the_query_s_words_as_typed(tmp_path: Path) -> None:
+    (tmp_path / "Garden.md").write_text("Evergreen notes grow; we decided to keep them.\n")
+    (tmp_path / "会議.md").write_text("来週の会議で請求書を確認する。\n")
+    vault = Vault(tmp_path, use_cache=False)
+    assert search(vault, "Evergreen NOTES decides")[0].reasons == [
+        "matches decides, evergreen, notes"]  # not "decid, evergreen, not"
+    assert search(vault, "請求書 会議室")[0].reasons[-1] == "matches 会議, 請求書"
+
+
 def test_snippets_and_trims_never_cut_a_link_or_code() -> None:
     link = "[How to take Smart Notes](How to take Smart Notes - Sönke Ahrens.md)"
     text = "x" * (SNIPPET - 30) + " see " + link + " for more"

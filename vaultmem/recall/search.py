@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import unicodedata
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
@@ -32,7 +33,7 @@ from ..index.lookup import (
 )
 from ..index.question_terms import worded_hits
 from ..model import Json
-from ..text import tokens
+from ..text import WORD, tokens
 from ..vault import Vault
 from .budget import whole_spans
 from .meaning import Near, near_text
@@ -226,11 +227,28 @@ def _graph_evidence(vault: Vault, combined: dict[str, float],
 
 
 def _matches(query: str, hits: list[PassageHit]) -> str:
-    """``matches a, b``: the query's terms found in the note's matching passages."""
+    """``matches a, b``: the query's words found in the note's matching passages, in any of
+    their forms (:func:`_shown`)."""
     seen = {term for hit in hits for term in tokens(" ".join((hit.text, *hit.headings,
                                                               hit.path[:-3].rsplit("/")[-1])))}
-    found = sorted({term for term in tokens(query) if term in seen})
+    found = sorted(set().union(*(_shown(word, tokens(word), seen) for word in WORD.findall(
+        unicodedata.normalize("NFKC", query).casefold()))))
     return "matches " + ", ".join(found) if found else "matches the query"
+
+
+def _shown(word: str, terms: list[str], seen: set[str]) -> set[str]:
+    """How a query ``word`` (its search ``terms``) shows among the words a note matches: as
+    typed when all its terms are ``seen``, else the pairs of CJK characters seen (else the
+    characters).
+
+    >>> sorted(_shown("notes", ["not"], {"not"})), sorted(_shown("データ", ["デ", "ー", "タ",
+    ...     "デー", "ータ"], {"ー", "タ", "ータ"}))
+    (['notes'], ['ータ'])
+    """
+    held = [term for term in terms if term in seen]
+    if len(held) == len(terms):
+        return {word} if held else set()
+    return {term for term in held if len(term) > 1} or set(held)
 
 
 def _hit(vault: Vault, note_id: str, score: float, found: list[PassageHit], shown: int,
