@@ -189,7 +189,7 @@ def test_a_note_found_by_its_links_shows_its_opening(tmp_path: Path) -> None:
 
 
 def test_the_reasons_name_the_query_s_words_as_typed(tmp_path: Path) -> None:
-    (tmp_path / "Garden.md").write_text("Evergreen notes grow; we decided to keep them.\n")
+    (tmp_path / "Garden.md").write_text("An evergreen note grows; we decided to keep it.\n")
     (tmp_path / "会議.md").write_text("来週の会議で請求書を確認する。\n")
     vault = Vault(tmp_path, use_cache=False)
     assert search(vault, "Evergreen NOTES decides")[0].reasons == [

@@ -36,6 +36,8 @@ def stem(word: str) -> str:
 
     >>> [stem(w) for w in ("decide", "decided", "decisions", "running", "runs", "bookkeepers")]
     ['decid', 'decid', 'decision', 'run', 'run', 'bookkeep']
+    >>> [stem(w) for w in ("note", "notes", "noted", "file", "files", "rule", "rules")]
+    ['not', 'not', 'not', 'fil', 'fil', 'rul', 'rul']
     """
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
@@ -48,7 +50,7 @@ def stem(word: str) -> str:
                     base[-1] == base[-2] and base[-1] not in "lsz":
                 base = base[:-1]
             return base
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+    return word[:-1] if word.endswith("e") else word  # "note" as "notes": "not"
 
 
 def tokens(text: str) -> list[str]:
