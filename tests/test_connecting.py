@@ -45,3 +45,10 @@ def test_a_missing_agent_says_how_to_create_it(sample: Path) -> None:
     assert code == 1 and err.strip() == ("Error: no agent named 'Rafel'; did you mean "
                                          "[[Agents/Rafael]]? (to create it: vaultmem new agent "
                                          "Rafel)")
+
+
+def test_workers_without_http_is_a_usage_error(sample: Path) -> None:
+    code, out, err = run(sample, "mcp", "--workers", "2")
+    assert (code, out) == (2, "")
+    assert err.strip() == ("Error: --workers is for a server over HTTP (stdio has one client); "
+                           "add --http HOST:PORT, or leave --workers out")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import UsageError
 from ..live.forked import CommandLine
 from ..live.http_gate import Limits
 from ..tokens import default_tokens_path
@@ -98,6 +99,9 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: 
       vaultmem --vault sample_vault mcp --print-config
       vaultmem --vault sample_vault mcp --http 127.0.0.1:8765
     """
+    if workers != 1 and address is None:
+        raise UsageError("--workers is for a server over HTTP (stdio has one client); add "
+                         "--http HOST:PORT, or leave --workers out")
     if print_config:
         from ..live import mcp_config
         from ..live.mcp_http import http_url
