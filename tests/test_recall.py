@@ -182,7 +182,8 @@ def test_a_note_found_by_its_links_shows_its_opening(tmp_path: Path) -> None:
     (tmp_path / "Tagged.md").write_text("---\ntags: [place]\n---\nSee [[Ideas]]\n")
     (tmp_path / "Bare.md").write_text('---\nkind: plain\nup: "[[Ideas]]"\n---\n')
     hits = {h.id: h for h in search(Vault(tmp_path, use_cache=False), "evergreen")}
-    assert (hits["Gardens"].line, hits["Gardens"].snippet) == (6, "Where plants are kept. More about soil.")
+    assert (hits["Gardens"].line, hits["Gardens"].snippet) == (
+        6, "Where plants are kept. More about soil.")
     assert hits["Gardens"].reasons == ["linked from [[Ideas]], a strong hit"]
     assert (hits["Tagged"].line, hits["Tagged"].snippet) == (4, "See [[Ideas]]")
     assert (hits["Bare"].line, hits["Bare"].snippet) == (2, "kind: plain; up: Ideas")
