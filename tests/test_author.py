@@ -9,6 +9,7 @@ import pytest
 from vaultmem.check.conflicts import find_conflicts
 from vaultmem.curate.learn import learn
 from vaultmem.errors import NoteNotFound, UsageError
+from vaultmem.recall.relevant import relevant_passages
 from vaultmem.vault import Vault
 from vaultmem.write.author import written_by
 from vaultmem.write.entries import decide, lesson
@@ -60,3 +61,15 @@ def test_an_agent_without_a_note_is_refused_with_the_command_that_makes_it(
     with written_by("Nadia"), pytest.raises(NoteNotFound, match="vaultmem new agent Nadia"):
         append_daily(Vault(sample), "Checked.", when=NOW)
     assert not (sample / "Daily" / "2026-11-29.md").exists()
+
+
+def test_an_entry_s_stamp_leads_no_context_to_the_agent_s_note(tmp_path: Path) -> None:
+    (tmp_path / "Agents").mkdir()
+    (tmp_path / "Agents" / "Rafael.md").write_text("---\ntype: agent\n---\n# Rafael\n\n"
+                                                   "Rafael reads the invoices.\n")
+    (tmp_path / "Other.md").write_text("Nothing to see here.\n")
+    with written_by("Rafael"):
+        append_daily(Vault(tmp_path), "Moved the quantum computing meetup to Tuesday.",
+                     title="Meetup", when=NOW)
+    asked = relevant_passages(Vault(tmp_path), "quantum computing meetup", today=NOW.date())
+    assert [found.passage.note for found in asked] == [f"{NOW:%Y-%m-%d}"]

@@ -15,6 +15,7 @@ STOP = frozenset({
     "the", "their", "them", "they", "this", "to", "was", "we", "were", "what", "when", "where",
     "which", "who", "will", "with", "you", "your",
 })
+STAMP = re.compile(r"by \[\[[^\[\]\n]+\]\]")  # a line saying which agent wrote an entry
 SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "nesses", "ments", "ation",
             "ings", "ness", "ment", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
 
@@ -51,6 +52,15 @@ def stem(word: str) -> str:
                 base = base[:-1]
             return base
     return word[:-1] if word.endswith("e") else word  # "note" as "notes": "not"
+
+
+def stamp(link: str) -> str:
+    """The line under an entry that says which agent wrote it (``token add --agent``).
+
+    >>> stamp("[[Rafael]]"), bool(STAMP.fullmatch(stamp("[[Agents/Rafael|Rafael]]")))
+    ('by [[Rafael]]', True)
+    """
+    return f"by {link}"
 
 
 def tokens(text: str) -> list[str]:

@@ -21,6 +21,7 @@ from ..index.fts import STOPWORDS, PassageHit, candidates
 from ..index.lookup import facets
 from ..index.question_terms import passages_holding
 from ..index.store import Store
+from ..text import STAMP
 from .scored import Scored, best_first, expired, stored
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ def names_in(text: str) -> list[str]:
     """
     found: list[str] = []
     for line in text.splitlines():
+        if STAMP.fullmatch(line.strip()):  # who wrote the entry, not what it is about
+            continue
         words = list(WORD.finditer(line))
         if 2 * sum(w.group()[0].isupper() for w in words) > len(words):
             continue

@@ -10,6 +10,7 @@ from .. import clock
 from ..errors import UsageError, VaultmemError
 from ..model import Note
 from ..moment import format_moment
+from ..text import stamp
 from ..vault import Vault
 from .apply import WriteResult, apply, guard
 from .author import author_note
@@ -59,7 +60,7 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     heading = f"### {when:%H:%M} — {name}"
     body = text.strip()
     writer = author_note(vault)
-    by = f"by {link_to(vault, rel[:-3], writer.id)}\n" if writer else ""
+    by = stamp(link_to(vault, rel[:-3], writer.id)) + "\n" if writer else ""
     block = f"{heading}\n{by}" if body in name else f"{heading}\n{by}{body}\n"
 
     fresh = render(template_text(vault.config, "daily"), vault.config,
