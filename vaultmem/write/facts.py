@@ -9,6 +9,7 @@ from .. import clock
 from ..errors import UsageError
 from ..model import Note
 from ..read import frontmatter
+from ..text import stamp
 from ..vault import Vault
 from .apply import WriteResult, apply, guard
 from .author import author_note
@@ -54,7 +55,7 @@ def _provenance(vault: Vault, note_id: str, source: str | None, confidence: floa
                 valid_from: str | None) -> str:
     """`` (by [[Agent]], source [[X]], confidence 0.9, valid from D)`` or nothing."""
     writer = author_note(vault)
-    parts = [f"by {link_to(vault, note_id, writer.id)}"] if writer else []
+    parts = [stamp(link_to(vault, note_id, writer.id))] if writer else []
     if source:
         parts.append(f"source {link_to(vault, note_id, source)}")
     if confidence is not None:
