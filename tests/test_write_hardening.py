@@ -64,7 +64,7 @@ def test_config_folders_and_links_cannot_lead_outside(sample: Path, tmp_path: Pa
     outside.write_text("mine\n")
     os.symlink(outside, sample / "People" / "Linked.md")
     code, _, err = run(sample, "fact", "Linked", "role", "x", *AT)
-    assert code == 1 and "symbolic link" in err and outside.read_text() == "mine\n"
+    assert code == 1 and "no note named 'Linked'" in err and outside.read_text() == "mine\n"
 
 
 def test_property_spelling_is_kept_and_resolve_converges(sample: Path) -> None:

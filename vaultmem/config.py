@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -85,8 +86,22 @@ class Config:
         parts += [f"ignored:{folder}" for folder in self.git_ignored]
         parts += sorted(f"{k}:{v}" for k, v in self.types.items())
         parts += self.ignore_filters + sorted(f"{k}={v}" for k, v in self.folders.items())
-        parts += [f"scope:{folder}" for folder in self.scope_folders]
         return "\x1f".join(parts)
+
+    def view_name(self) -> str:
+        """The name of the index of what this reader sees: "" for the whole vault, else one
+        named by the scope's folders. A scoped reader never opens the whole vault's index,
+        so no caller's folders can change what another caller's index holds.
+
+        >>> Config(root=Path(".")).view_name()
+        ''
+        >>> Config(root=Path("."), scope_folders=("People",)).view_name()[:5]
+        'view-'
+        """
+        if not self.scope_folders:
+            return ""
+        key = "\x1f".join(sorted(self.scope_folders)).encode("utf-8")
+        return "view-" + hashlib.sha256(key).hexdigest()[:16]
 
     def in_scope(self, path: str) -> bool:
         """True when vault path ``path`` lies in one of the scope's folders (or none is set)."""

@@ -69,7 +69,8 @@ class Vault:
     @functools.cached_property
     def store(self) -> Store:
         """The vault's index database in the cache folder (``use_cache=False``: in memory)."""
-        return Store(self.root, self.config.fingerprint(), memory=not self.use_cache)
+        return Store(self.root, self.config.fingerprint(), memory=not self.use_cache,
+                     view=self.config.view_name())
 
     @functools.cached_property
     def index(self) -> Index:

@@ -147,8 +147,9 @@ class Store:
     Opened on first use; safe to share between threads (one connection, one lock).
     """
 
-    def __init__(self, vault_root: Path, fingerprint: str, *, memory: bool = False) -> None:
-        self.folder = index_folder(vault_root)
+    def __init__(self, vault_root: Path, fingerprint: str, *, memory: bool = False,
+                 view: str = "") -> None:
+        self.folder = index_folder(vault_root) / view if view else index_folder(vault_root)
         self.path = self.folder / "index.sqlite3"
         self.memory = memory  # an index held in this process only (nothing on disk)
         self.stamp = (f"{__version__}|{sys.version}|{sqlite3.sqlite_version}|{code_stamp()}|"

@@ -54,7 +54,7 @@ def list_vault(config: Config) -> Listing:
                                             None))
             continue
         try:
-            found = _list_folder(handle, folder, listing, seen, lambda path: _role(
+            found = _list_folder(handle, folder, listing, seen, config, lambda path: _role(
                 path, config, ignore))
             stack += [path for path in found if config.may_hold_scope(path)]
         finally:
@@ -69,11 +69,13 @@ def list_vault(config: Config) -> Listing:
 
 
 def _list_folder(handle: int, folder: str, listing: Listing, seen: set[tuple[int, int]],
-                 role: Callable[[str], str]) -> list[str]:
+                 config: Config, role: Callable[[str], str]) -> list[str]:
     """Add the notes and attachments of the open ``folder`` to ``listing``; its folders."""
     folders = []
     for entry in _entries(handle, folder, listing, seen):
         path = f"{folder}/{entry.name}" if folder else entry.name
+        if _is_symlink(entry) and _leads_out(config, path, listing):
+            continue
         if _is_dir(entry):
             folders.append(path)
         elif path[-3:].lower() == ".md":
@@ -117,6 +119,35 @@ def _utf8_name(name: str, folder: str, listing: Listing) -> bool:
     listing.problems.append(Problem(f"{folder}/{shown}" if folder else shown, "encoding",
                                     "file name is not valid UTF-8; rename it", None))
     return False
+
+
+def _is_symlink(entry: os.DirEntry[str]) -> bool:
+    """True for a symbolic link (read from the folder listing: no system call)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _leads_out(config: Config, path: str, listing: Listing) -> bool:
+    """True, with a problem, when the symbolic link at ``path`` leads out of the vault or out
+    of the folders this reader may see: a link planted by git or a sync tool must not serve
+    ``/etc`` or another folder's notes (its target is not named: it may be what is hidden)."""
+    target = os.path.realpath(os.path.join(config.root, path))
+    root = os.path.realpath(config.root)
+    scopes = [os.path.realpath(os.path.join(root, folder)) for folder in config.scope_folders]
+    if _under(target, root) and (not scopes or any(_under(target, top) for top in scopes)):
+        return False
+    where = "the folders this reader may see" if config.scope_folders else "the vault"
+    listing.problems.append(Problem(path, "unreadable", f"a symbolic link out of {where}; "
+                                    "vaultmem does not follow it (move what it points to into "
+                                    "the vault, or remove the link)", None))
+    return True
+
+
+def _under(path: str, top: str) -> bool:
+    """True when real path ``path`` is ``top`` or lies in it."""
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -186,6 +217,8 @@ def _restate(config: Config, path: str, listing: Listing, role: Callable[[str], 
     """Add the file at ``path`` to ``listing`` (sorted) as it is now (nothing when it is gone);
     False when it is a folder."""
     full = os.path.join(config.root, path)
+    if os.path.islink(full) and _leads_out(config, path, listing):
+        return True
     try:
         stat = os.stat(full)
     except OSError as exc:
