@@ -33,6 +33,10 @@ class BadClock(UsageError):
     """VAULTMEM_NOW holds something that is not a date or a date and time."""
 
 
+class QuestionTooLong(UsageError):
+    """A query is longer than any question, so answering it would cost without bound."""
+
+
 class NoteNotFound(VaultmemError):
     """No note matches the given id, name or path."""
 

@@ -73,6 +73,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # as in SCHEMA
 HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
+COMMON_PHRASE_WORDS = 8  # a longer run of common words is matched by its first ones
 ENDINGS_FROM = 6  # letters: a shorter Cyrillic word is searched whole
 CYRILLIC = re.compile("[\u0400-\u04ff]")
 CJK_CLASS = ("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
@@ -245,8 +246,8 @@ def match_terms(query: str) -> list[str]:
     query = CLITIC.sub("", query)
     words, cjk_terms = _query_terms(query)
     kept = [word for word in words if word.lower() not in STOPWORDS or _acronym(word)]
-    if not kept and not cjk_terms:
-        return [_quote(" ".join(words))] if words else []
+    if not kept and not cjk_terms:  # a phrase of common words ("The Who"): a short one
+        return [_quote(" ".join(words[:COMMON_PHRASE_WORDS]))] if words else []
     phrases = [_quote(" ".join(_words(joined))) for joined in JOINED.findall(query)]
     unique: dict[str, str] = {}
     for term in [_inflected(word) for word in kept] + cjk_terms + phrases:

@@ -4,6 +4,7 @@ each call is held to."""
 from __future__ import annotations
 
 import contextvars
+import ipaddress
 import json
 import math
 import threading
@@ -37,6 +38,7 @@ class Limits:
     budget: int = 20_000  # ``budget`` of context, in tokens
     calls_per_second: float = 20.0  # per token, with bursts of as many (429 above)
     call_wait: float = 30.0  # seconds a call may wait for its turn before it is refused
+    sessions_per_token: int = 64  # MCP sessions one token may hold open (429 above)
 
 
 class TokenBook:
@@ -92,64 +94,133 @@ class CallRate:
         return 0.0
 
 
-class Gate:
-    """ASGI middleware: a request needs a valid token (unless the server is open: loopback and
-    no token configured) and a turn within its token's call rate; its grant goes on to the
-    tools in the ASGI scope."""
+PROXY_HEADERS = (b"forwarded", b"x-forwarded-for", b"x-forwarded-host", b"x-forwarded-proto",
+                 b"x-real-ip")  # a request that passed a proxy: it may come from anywhere
+OpenSessions = Callable[[str], int]  # the sessions a token has open
 
-    def __init__(self, app: App, book: TokenBook, limits: Limits, *, loopback: bool) -> None:
-        self.app, self.book, self.loopback = app, book, loopback
+
+class Gate:
+    """ASGI middleware: a request needs a valid token (unless the server is open: loopback, no
+    token ever configured, and the request made on this machine, not through a proxy), an
+    Origin of this server if it names one, a turn within its token's call rate and room in its
+    token's sessions; its grant goes on to the tools in the ASGI scope, and the SDK binds each
+    session to the token that opened it."""
+
+    def __init__(self, app: App, book: TokenBook, limits: Limits, *, loopback: bool,
+                 open_sessions: OpenSessions = lambda name: 0) -> None:
+        self.app, self.book, self.loopback, self.limits = app, book, loopback, limits
         self.rate = CallRate(limits.calls_per_second)
+        self.open_sessions = open_sessions
+        self.tokened = False  # once a token was active, the server never opens again
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan: the session manager's start and stop
             await self.app(scope, receive, send)
             return
+        headers = dict(scope.get("headers") or [])
         try:
-            grant = self._grant(scope)
+            grant = self._grant(headers)
         except VaultmemError as exc:  # the tokens file was broken while serving
             await _refuse(send, 503, str(exc), [])
             return
-        if grant is LOCAL and not _from_this_machine(scope):
-            await _refuse(send, 403, "this server has no token and answers only pages of this "
-                          "machine (Host and Origin 127.0.0.1, localhost or [::1]); add a token "
-                          "to serve others: vaultmem token add NAME", [])
+        refusal = self._refusal(scope, headers, grant)
+        if refusal is not None:
+            await _refuse(send, *refusal)
             return
-        if grant is None:
-            await _refuse(send, 401, "a valid token is needed: send 'Authorization: Bearer "
-                          "<token>' (tokens: vaultmem token add NAME)",
-                          [(b"www-authenticate", b'Bearer realm="vaultmem"')])
-            return
-        wait = self.rate.wait_needed(grant.name, time.monotonic())
-        if wait > 0:
-            await _refuse(send, 429, f"too many calls for token {grant.name!r}; retry later",
-                          [(b"retry-after", str(math.ceil(wait)).encode())])
-            return
+        assert grant is not None
         scope[GRANT_KEY] = grant
+        if grant is not LOCAL:
+            scope["user"] = _user_of(grant)
         await self.app(scope, receive, send)
 
-    def _grant(self, scope: Scope) -> Grant | None:
+    def _refusal(self, scope: Scope, headers: dict[bytes, bytes], grant: Grant | None
+                 ) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        """Why the gate answers this request itself (status, message, headers), or None."""
+        if not _same_origin(headers):
+            return 403, ("a web page of another site may not call this server (its Origin "
+                         "header names another host)"), []
+        if grant is LOCAL and not _from_this_machine(scope, headers):
+            return 403, ("this server has no token, so it answers only requests made on its "
+                         "own machine, not through a proxy; add a token to serve others: "
+                         "vaultmem token add NAME"), []
+        if grant is None:
+            return 401, ("a valid token is needed: send 'Authorization: Bearer <token>' "
+                         "(tokens: vaultmem token add NAME)"), [
+                             (b"www-authenticate", b'Bearer realm="vaultmem"')]
+        wait = self.rate.wait_needed(grant.name, time.monotonic())
+        if wait > 0:
+            return 429, f"too many calls for token {grant.name!r}; retry later", [
+                (b"retry-after", str(math.ceil(wait)).encode())]
+        if _opens_session(scope, headers) and grant is not LOCAL and \
+                self.open_sessions(grant.name) >= self.limits.sessions_per_token:
+            return 429, (f"token {grant.name!r} has {self.limits.sessions_per_token} sessions "
+                         "open, the most one token may; reuse one, or end one (HTTP DELETE "
+                         "with its Mcp-Session-Id) first"), [(b"retry-after", b"60")]
+        return None
+
+    def _grant(self, headers: dict[bytes, bytes]) -> Grant | None:
         """Who is calling: the token's grant, or LOCAL on an open loopback server."""
-        if self.loopback and not self.book.any_active():
+        self.tokened = self.tokened or self.book.any_active()
+        if self.loopback and not self.tokened:
             return LOCAL
-        headers = dict(scope.get("headers") or [])
-        value = headers.get(b"authorization", b"").decode("latin-1")
-        return self.book.grant_for(value)
+        return self.book.grant_for(headers.get(b"authorization", b"").decode("latin-1"))
 
 
-def _from_this_machine(scope: Scope) -> bool:
-    """True when the request's Host (and Origin, if any) name this machine: a web page that
-    rebinds its own name to 127.0.0.1 cannot reach an open server."""
-    headers = dict(scope.get("headers") or [])
+def _opens_session(scope: Scope, headers: dict[bytes, bytes]) -> bool:
+    """True for a request that would open a new MCP session (a POST naming none)."""
+    return scope.get("method") == "POST" and b"mcp-session-id" not in headers
+
+
+def _user_of(grant: Grant) -> Any:
+    """The authenticated user the SDK sees: a session answers only the token that opened
+    it (another token's requests to it are 404)."""
+    from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+    from mcp.server.auth.provider import AccessToken
+
+    return AuthenticatedUser(AccessToken(token=grant.name, client_id=grant.name,
+                                         scopes=[grant.scope]))
+
+
+def _from_this_machine(scope: Scope, headers: dict[bytes, bytes]) -> bool:
+    """True when the request comes from this machine itself: a loopback peer, no proxy's
+    header, and a Host (and Origin, if any) naming this machine, so that a web page that
+    rebinds its own name to 127.0.0.1 cannot reach an open server either."""
+    peer = (scope.get("client") or ("",))[0]
     host = headers.get(b"host", b"").decode("latin-1")
     origin = headers.get(b"origin", b"").decode("latin-1")
-    return _loopback_name(host) and (not origin or _loopback_name(origin.partition("://")[2]))
+    return (_loopback_peer(str(peer)) and not any(h in headers for h in PROXY_HEADERS)
+            and _loopback_name(host)
+            and (not origin or _loopback_name(origin.partition("://")[2])))
+
+
+def _same_origin(headers: dict[bytes, bytes]) -> bool:
+    """True when the request names no Origin, or one of this machine or of the host it was
+    sent to (as the proxy forwarded it): a browser page of another site is refused."""
+    origin = headers.get(b"origin", b"").decode("latin-1").strip().lower()
+    if not origin:
+        return True
+    netloc = origin.partition("://")[2]
+    sent_to = {_host_part(headers.get(name, b"").decode("latin-1").strip().lower())
+               for name in (b"host", b"x-forwarded-host")} - {""}
+    return _loopback_name(netloc) or _host_part(netloc) in sent_to
+
+
+def _host_part(netloc: str) -> str:
+    """``memory.example.com`` of ``memory.example.com:443``, ``[::1]`` of ``[::1]:80``."""
+    return netloc if netloc.endswith("]") else netloc.rsplit(":", 1)[0]
+
+
+def _loopback_peer(address: str) -> bool:
+    """True when the connection's far end is this machine (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def _loopback_name(netloc: str) -> bool:
     """True for ``127.0.0.1:8765``, ``localhost``, ``[::1]:80`` and the like."""
-    name = netloc.rsplit(":", 1)[0] if not netloc.endswith("]") else netloc
-    return name.strip("[]") in ("127.0.0.1", "localhost", "::1")
+    return _host_part(netloc).strip("[]") in ("127.0.0.1", "localhost", "::1")
 
 
 async def _refuse(send: Send, status: int, message: str,

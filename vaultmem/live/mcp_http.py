@@ -3,11 +3,13 @@ machines, behind tokens and limits."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import MissingExtra, UsageError
 from ..vault import Vault
@@ -16,6 +18,9 @@ from .http_gate import Gate, Limits, TokenBook
 from .keeper import IndexKeeper
 from .mcp import build_server
 from .tool_pool import ToolPool
+
+HEADERS_SECONDS = 10.0  # a connection's time to send a request's headers
+MAX_CONNECTIONS = 1_000  # connections open at once (503 above)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -83,8 +88,10 @@ def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
     app = server.streamable_http_app(host=host, max_request_body_size=limits.body_bytes,
                                      transport_security=unchecked)
     listening = _listen(host, port)
-    config = uvicorn.Config(Gate(app, book, limits, loopback=loopback), log_level="warning",
-                            timeout_graceful_shutdown=5)
+    gate = Gate(app, book, limits, loopback=loopback,
+                open_sessions=functools.partial(sessions_of, server.session_manager))
+    config = uvicorn.Config(gate, log_level="warning", timeout_graceful_shutdown=5,
+                            http=headers_timed(), limit_concurrency=MAX_CONNECTIONS)
     keeper = IndexKeeper(vault, command_line=command_line) if watch else None
     if keeper is not None:
         keeper.start()
@@ -103,6 +110,49 @@ def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
             pool.close()
         if keeper is not None:
             keeper.close()
+
+
+def sessions_of(manager: Any, name: str) -> int:
+    """How many MCP sessions the token ``name`` has open (the SDK records each session's
+    owner as it opens it)."""
+    owners = getattr(manager, "_session_owners", {})
+    return sum(1 for owner in list(owners.values()) if owner.get("client_id") == name)
+
+
+def headers_timed() -> type[Any]:
+    """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request's
+    headers within :data:`HEADERS_SECONDS` of opening (or of its last answer): a caller
+    without a token cannot hold connections open by sending a byte now and then."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadersTimed(H11Protocol):
+        """H11Protocol with a deadline for each request's headers."""
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.headers_due = self.loop.call_later(HEADERS_SECONDS, self.headers_late)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self.headers_due.cancel()
+            self.headers_due = self.loop.call_later(HEADERS_SECONDS, self.headers_late)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self.headers_due.cancel()
+            super().connection_lost(exc)
+
+        def headers_late(self) -> None:
+            """Close the connection if it is still waiting for a request's headers."""
+            if self.conn.their_state in (h11.IDLE, h11.DONE) and self.cycle_idle() \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+        def cycle_idle(self) -> bool:
+            """True when no request is being answered on this connection."""
+            return self.cycle is None or self.cycle.response_complete
+
+    return HeadersTimed
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -41,6 +41,12 @@ else:
         def Field(**_: object) -> None:
             """Stands in for pydantic's Field."""
 
+
+def Whole(**options: Any) -> Any:
+    """A Field for a whole number: "50" and 50.0 are refused, not read as 50."""
+    return Field(strict=True, **options)
+
+
 log = logging.getLogger(__name__)
 COLLECT_EVERY = 2.0  # seconds between collections of what earlier calls loaded
 
@@ -229,8 +235,8 @@ class Tools:
         since: Annotated[str | None, Field(description="Only notes dated on or after this "
                                            "day, YYYY-MM-DD.")] = None,
         folder: Annotated[str | None, Field(description="Only notes in this folder.")] = None,
-        limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
-        passages: Annotated[int, Field(ge=0, le=100, description="Best passages shown per "
+        limit: Annotated[int, Whole(ge=1, le=1000, description="Most results.")] = 10,
+        passages: Annotated[int, Whole(ge=0, le=100, description="Best passages shown per "
                                        "note.")] = 0,
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
@@ -243,8 +249,8 @@ class Tools:
     def related(
         self,
         note: NoteName,
-        limit: Annotated[int, Field(ge=1, le=1000, description="Most results.")] = 10,
-        depth: Annotated[int, Field(ge=1, le=6, description="How many links away candidates "
+        limit: Annotated[int, Whole(ge=1, le=1000, description="Most results.")] = 10,
+        depth: Annotated[int, Whole(ge=1, le=6, description="How many links away candidates "
                                     "may be.")] = 2,
     ) -> str:
         """Notes related to one note, as the ``related --json`` document."""
@@ -275,7 +281,7 @@ class Tools:
         query: Annotated[str | None, Field(description="What the agent is working on or "
                                            "asking.")] = None,
         note: Annotated[str | None, Field(description="A note the context is about.")] = None,
-        budget: Annotated[int, Field(ge=50, le=200_000, description="Most tokens the context "
+        budget: Annotated[int, Whole(ge=50, le=200_000, description="Most tokens the context "
                                      "may take.")] = 2000,
         explain: Annotated[bool, Field(description="Then say why each item is in, after the "
                                        "context (not counted in the budget).")] = False,

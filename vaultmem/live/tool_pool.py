@@ -9,6 +9,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -31,26 +32,26 @@ _worker_tools: WriteTools | None = None  # the tools of this process, when it is
 
 class ToolPool:
     """``workers`` processes, each with its own :class:`WriteTools` on the vault (its own
-    watch of the files, the index shared on disk); a call goes to the first free one."""
+    watch of the files, the index shared on disk); a call goes to the first free one. Each
+    worker is a pool of its own: one that dies takes only its own call with it."""
 
     def __init__(self, vault: Vault, *, workers: int, watch: bool,
                  call_wait: float | None) -> None:
         self.setup = (vault.root, vault.config, vault.use_cache, watch)
-        self.workers = workers
         self.call_wait = call_wait
-        self.turns = threading.BoundedSemaphore(workers)  # a call holds one while it runs
-        self._lock = threading.Lock()
-        self._executor = self._started()
+        self._free: queue.Queue[concurrent.futures.ProcessPoolExecutor] = queue.Queue()
+        self._all = [self._started() for _ in range(workers)]
+        for worker in self._all:
+            self._free.put(worker)
 
     def _started(self) -> concurrent.futures.ProcessPoolExecutor:
-        """A pool whose workers have read the index (a process forked from this one, which
-        runs threads, could inherit a lock held by one of them: they start afresh)."""
-        executor = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn"),
+        """A worker that has read the index (a process forked from this one, which runs
+        threads, could inherit a lock held by one of them: it starts afresh)."""
+        worker = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker, initargs=(*self.setup, os.getpid()))
-        for _ in range(self.workers):  # all of them start now, not at the first calls
-            executor.submit(_warm)
-        return executor
+        worker.submit(_warm)  # it starts now, not at the first call
+        return worker
 
     def tool(self, name: str, like: Callable[..., str]) -> Callable[..., str]:
         """A function with the signature of ``like`` that calls the tool ``name`` in a
@@ -62,43 +63,40 @@ class ToolPool:
 
     def call(self, name: str, arguments: dict[str, object]) -> str:
         """Tool ``name``'s answer from a free worker; a call that waited ``call_wait`` seconds
-        for one is refused (one that started is never cut short: writes are whole). If its
-        worker dies, new workers take the next calls."""
-        if not self.turns.acquire(timeout=-1 if self.call_wait is None else self.call_wait):
-            raise busy(self.call_wait)
+        for one is refused (one that started is never cut short: writes are whole). A worker
+        found dead before the call is replaced first; one that dies during it, after."""
         try:
-            return self._answered(name, arguments)
+            worker = self._free.get(timeout=self.call_wait)
+        except queue.Empty:
+            raise busy(self.call_wait) from None
+        try:
+            try:
+                future = worker.submit(_call, name, arguments, CURRENT_GRANT.get())
+            except BrokenProcessPool:  # it died while idle: nothing of this call ran
+                worker = self._replaced(worker)
+                future = worker.submit(_call, name, arguments, CURRENT_GRANT.get())
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                worker = self._replaced(worker)
+                raise ToolError("a worker process of the server stopped during this call "
+                                "(see the server's log); call again") from None
         finally:
-            self.turns.release()
+            self._free.put(worker)
 
-    def _answered(self, name: str, arguments: dict[str, object]) -> str:
-        """Tool ``name``'s answer from the worker that takes it."""
-        executor = self._executor
-        try:
-            future = executor.submit(_call, name, arguments, CURRENT_GRANT.get())
-        except BrokenProcessPool:  # a worker died between calls: nothing of this one ran
-            self._restart(executor)
-            executor = self._executor
-            future = executor.submit(_call, name, arguments, CURRENT_GRANT.get())
-        try:
-            return future.result()
-        except BrokenProcessPool:
-            self._restart(executor)
-            raise ToolError("a worker process of the server stopped during this call (see "
-                            "the server's log); call again") from None
-
-    def _restart(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        """New workers in place of a pool one of whose workers died (once, whoever saw it)."""
-        with self._lock:
-            if self._executor is broken:
-                log.warning("a worker process stopped (killed, or out of memory); starting "
-                            "%d new ones", self.workers)
-                broken.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._started()
+    def _replaced(self, dead: concurrent.futures.ProcessPoolExecutor
+                  ) -> concurrent.futures.ProcessPoolExecutor:
+        """A new worker in place of ``dead``."""
+        log.warning("a worker process stopped (killed, or out of memory); starting a new one")
+        dead.shutdown(wait=False, cancel_futures=True)
+        worker = self._started()
+        self._all[self._all.index(dead)] = worker
+        return worker
 
     def close(self) -> None:
         """Let the calls running end, then stop the workers."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        for worker in self._all:
+            worker.shutdown(wait=True, cancel_futures=True)
 
 
 def _start_worker(root: os.PathLike[str], config: Config, use_cache: bool, watch: bool,

@@ -20,6 +20,7 @@ from ..secrets import redact
 from ..text import line_runs, tokens
 from ..vault import Vault
 from .asked import relevant_items
+from .bounds import bounded
 from .budget import TokenCounter, counter, trim
 from .context_text import SECTIONS, item_line, reasons_shown, render
 from .gather import (
@@ -79,6 +80,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
                   today: dt.date | None = None) -> Context:
     """The context for ``agent`` (a note name) about ``query`` and/or ``note``."""
     count = counter()
+    bounded(query)
     agent_note = vault.note(agent, kind="agent") if agent else None
     terms = set(tokens(query or ""))
     candidates, found = _candidates(vault, agent_note.id if agent_note else None, query, note,

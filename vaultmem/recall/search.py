@@ -35,6 +35,7 @@ from ..index.question_terms import worded_hits
 from ..model import Json
 from ..text import WORD, tokens
 from ..vault import Vault
+from .bounds import bounded
 from .budget import whole_spans
 from .meaning import Near, near_text
 
@@ -103,6 +104,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     """The notes that best answer ``query``, best first (ties by id), with reasons; each with
     its best passage as snippet and, with ``passages``, up to that many best passages."""
     filters = filters or Filters()
+    bounded(query)
     notes = vault.index.notes  # the index is current first
     near = near_text(vault, query)
     worded = worded_hits(vault.store, query, matching_passages(

@@ -1,0 +1,225 @@
+"""The HTTP server's door as an attacker tries it: no tokenless way in through a proxy or after
+the last token goes, no page of another site, sessions bound to their token and counted, slow
+headers cut off, whole numbers only, questions of bounded length."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultmem.write.token_file import add_token, revoke_token
+
+from .conftest import NOW
+from .test_mcp import call
+from .test_mcp_http import TIMEOUT, http_server, post, session_with
+
+pytest.importorskip("mcp")
+httpx = pytest.importorskip("httpx")
+
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "door-test", "version": "1"}}}).encode()
+
+
+def opened(url: str, token: str | None, **headers: str) -> httpx.Response:
+    """A raw initialize request (it opens a session) with ``token`` and ``headers``."""
+    sent = {"content-type": "application/json", "accept": "application/json, "
+            "text/event-stream", **headers}
+    if token:
+        sent["authorization"] = f"Bearer {token}"
+    return httpx.post(url, content=INITIALIZE, headers=sent, timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("proxied", [{"x-forwarded-for": "203.0.113.9"},
+                                     {"forwarded": "for=203.0.113.9;proto=https"},
+                                     {"x-real-ip": "203.0.113.9"}])
+def test_a_tokenless_server_refuses_what_came_through_a_proxy(
+        sample: Path, tmp_path: Path, proxied: dict[str, str]) -> None:
+    with http_server(sample, tmp_path / "none.json") as url:
+        local = opened(url, None)
+        through = opened(url, None, host="localhost", **proxied)
+    assert local.status_code == 200, local.text
+    assert through.status_code == 403
+    error = through.json()["error"]
+    assert "vaultmem token add" in error and "127.0.0.1" not in error  # names no value
+
+
+def test_once_a_token_was_active_the_server_never_opens_again(sample: Path,
+                                                              tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "laptop", scope="read", now=NOW)
+    with http_server(sample, path) as url:
+        before = opened(url, None)
+        revoke_token(path, "laptop", now=NOW)  # the last token, revoked while rotating
+        revoked = opened(url, None)
+        path.rename(tmp_path / "aside.json")  # the file moved aside
+        moved = opened(url, None)
+        with_old = opened(url, token)
+    assert [r.status_code for r in (before, revoked, moved, with_old)] == [401] * 4
+
+
+def test_an_origin_of_another_site_is_refused_even_with_a_token(sample: Path,
+                                                                tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "web", scope="read", now=NOW)
+    with http_server(sample, path) as url:
+        page = opened(url, token, origin="https://evil.example")
+        proxied_page = opened(url, token, origin="https://evil.example",
+                              host="memory.example.com")
+        own = opened(url, token, origin="https://memory.example.com",
+                     host="memory.example.com")
+        forwarded = opened(url, token, origin="https://memory.example.com",
+                           **{"x-forwarded-host": "memory.example.com"})
+        none = opened(url, token)
+    assert page.status_code == proxied_page.status_code == 403
+    assert "evil.example" not in page.text and "127.0.0.1" not in page.text
+    assert own.status_code == forwarded.status_code == none.status_code == 200
+
+
+def test_sessions_are_bound_to_their_token_and_counted_per_token(sample: Path,
+                                                                 tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    first, _ = add_token(path, "first", scope="read", now=NOW)
+    second, _ = add_token(path, "second", scope="read", now=NOW)
+    with http_server(sample, path, "--max-sessions", "2") as url:
+        sessions = [opened(url, first).headers["mcp-session-id"] for _ in range(2)]
+        third = opened(url, first)
+        other = opened(url, second)  # another token has room of its own
+        stolen = httpx.delete(url, headers={"authorization": f"Bearer {second}",
+                                            "mcp-session-id": sessions[0]}, timeout=TIMEOUT)
+        ended = httpx.delete(url, headers={"authorization": f"Bearer {first}",
+                                           "mcp-session-id": sessions[0]}, timeout=TIMEOUT)
+        again = opened(url, first)
+    assert third.status_code == 429 and "reuse one" in third.json()["error"]
+    assert other.status_code == 200
+    assert stolen.status_code == 404  # as if the session did not exist
+    assert ended.status_code == 200 and again.status_code == 200
+
+
+def test_whole_numbers_only_and_questions_of_bounded_length(sample: Path,
+                                                            tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    token, _ = add_token(path, "reader", scope="read", now=NOW)
+
+    async def asking(session: Any) -> list[tuple[bool, str]]:
+        return [await call(session, "search", query="OCR", limit="5"),
+                await call(session, "search", query="OCR", limit=5.0),
+                await call(session, "search", query="a " * 20_000),
+                await call(session, "context", query="OCR " * 1_000, budget=5000),
+                await call(session, "search", query="OCR", limit=5)]
+
+    with http_server(sample, path) as url:
+        started = time.monotonic()
+        text, real, long, long_context, fine = session_with(url, token, asking)
+        took = time.monotonic() - started
+    assert text[0] and real[0] and "limit" in text[1] and "limit" in real[1]
+    assert long[0] and "the query is 40,000 characters long; the most is 2,000" in long[1]
+    assert long_context[0] and "the query is 4,000 characters long" in long_context[1]
+    assert not fine[0] and json.loads(fine[1])["results"]
+    assert took < TIMEOUT
+
+
+@pytest.fixture
+def slow_header_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """A uvicorn server with the server's protocol and a 0.3 s deadline for headers; its port."""
+    import uvicorn
+
+    from vaultmem.live import mcp_http
+
+    monkeypatch.setattr(mcp_http, "HEADERS_SECONDS", 0.3)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    listening = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, http=mcp_http.headers_timed(),
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    yield listening.getsockname()[1]
+    server.should_exit = True
+    thread.join(TIMEOUT)
+
+
+def test_a_connection_that_sends_no_whole_headers_is_closed(slow_header_server: int) -> None:
+    with socket.create_connection(("127.0.0.1", slow_header_server), timeout=TIMEOUT) as slow:
+        slow.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+        time.sleep(0.2)
+        slow.sendall(b"X-Drip: 1\r\n")  # a byte now and then keeps no connection open
+        started = time.monotonic()
+        assert slow.recv(100) == b""  # closed by the server
+        assert time.monotonic() - started < 5
+    with socket.create_connection(("127.0.0.1", slow_header_server), timeout=TIMEOUT) as fine:
+        fine.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = b""
+        while not answer.endswith(b"0\r\n\r\n"):  # the whole chunked answer
+            answer += fine.recv(100)
+        assert answer.startswith(b"HTTP/1.1 200")
+        time.sleep(0.6)  # answered, then idle: the next request's headers are due again
+        assert fine.recv(100) == b""
+
+
+def test_a_post_without_a_token_is_refused_before_its_body_is_read(sample: Path,
+                                                                   tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    add_token(path, "reader", scope="read", now=NOW)
+    with http_server(sample, path) as url:
+        refused = post(url, None, b"x" * 900_000)
+    assert refused.status_code == 401
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="POSIX signals")
+def test_a_dying_worker_cuts_no_other_worker_s_call_short(sample: Path) -> None:
+    from vaultmem.live.tool_pool import ToolPool
+    from vaultmem.vault import Vault
+
+    pool = ToolPool(Vault(sample), workers=2, watch=False, call_wait=TIMEOUT)
+    try:
+        assert json.loads(pool.call("search", {"query": "OCR"}))["results"]  # both warm
+        following = pool._free.queue[0]  # the worker the next call goes to
+        busy, dying = ([*worker._processes] for worker in  # type: ignore[attr-defined]
+                       sorted(pool._all, key=lambda worker: worker is not following))
+        os.kill(busy[0], signal.SIGSTOP)  # the first free worker, held mid-call
+        answers: list[str] = []
+        caller = threading.Thread(target=lambda: answers.append(
+            pool.call("show", {"note": "Lucy Tan"})))
+        caller.start()
+        time.sleep(0.3)
+        os.kill(dying[0], signal.SIGKILL)
+        time.sleep(0.3)
+        os.kill(busy[0], signal.SIGCONT)
+        caller.join(TIMEOUT)
+        assert answers and "Lucy Tan" in answers[0]
+        assert "Lucy Tan" in pool.call("show", {"note": "Lucy Tan"})  # the dead one replaced
+    finally:
+        pool.close()
+
+
+def test_the_documented_nginx_block_s_requests_never_count_as_this_machine_s(
+        sample: Path, tmp_path: Path) -> None:
+    from .conftest import ROOT
+
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    block = guide.split("```nginx\n", 1)[1].split("```", 1)[0]
+    sent = {line.split()[1].lower(): line.split()[2].rstrip(";") for line in block.splitlines()
+            if line.strip().startswith("proxy_set_header")}
+    as_nginx = {"host": "localhost",  # $host: whatever Host the outside request named
+                **{name: "203.0.113.9" for name, value in sent.items()
+                   if value == "$proxy_add_x_forwarded_for"}}
+    assert "x-forwarded-for" in as_nginx, sent
+    with http_server(sample, tmp_path / "none.json") as url:
+        answer = opened(url, None, **as_nginx)
+    assert answer.status_code == 403
