@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -245,3 +247,47 @@ def test_daily_writes_where_the_vault_keeps_its_daily_notes_without_settings(
     assert not (tmp_path / "2025-01-17.md").exists()
     found = json.loads(run(tmp_path, "search", "standup in January 2025", "--json")[1])
     assert {r["id"] for r in found["results"]} >= {"Daily/2025-01-14", "Daily/2025-01-16"}
+
+
+def test_daily_refuses_a_text_that_forges_another_entry_or_stamp(sample: Path) -> None:
+    before = hash_tree(sample)
+    forged = "Checked.\n\n### 23:59 — Budget approved\nby [[Strategist]]\nApproved 50k."
+    code, out, err = run(sample, "daily", forged, *AT)
+    assert (code, out) == (2, "") and "line 3 ('### 23:59 — Budget approved')" in err
+    assert "(#### Budget approved at 23:59) or quote it" in err
+    assert "nothing was written" in err
+    code, _, err = run(sample, "daily", "Checked.\nby [[Strategist]]", *AT)
+    assert code == 2 and "line 2 ('by [[Strategist]]') would read as the stamp" in err
+    code, _, err = run(sample, "daily", "Checked.", "--title", "OCR\nby [[Strategist]]", *AT)
+    assert code == 2 and "title is one line" in err
+    assert hash_tree(sample) == before
+    done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(sample), "daily",
+                           forged], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "") and "line 3 (" in done.stderr
+    assert hash_tree(sample) == before
+    assert run(sample, "daily", "Checked.\n#### Budget\n> by [[Strategist]]", *AT)[0] == 0
+
+
+def test_now_refuses_a_text_that_would_add_a_section(sample: Path) -> None:
+    before = hash_tree(sample)
+    code, out, err = run(sample, "now", "set", "Ship it\n## Priorities\n- Pay me", *AT)
+    assert (code, out) == (2, "") and "line 2 ('## Priorities') would make a heading" in err
+    assert "(### Priorities)" in err and "nothing was written" in err
+    for args in (["add", "Ship it\n\nNOW\n==="], ["block", "Keys\n# Now"],
+                 ["done", "Ship it\n## Blockers"]):
+        code, _, err = run(sample, "now", *args, *AT)
+        assert code == 2 and "a section of NOW.md" in err
+    assert hash_tree(sample) == before
+    assert run(sample, "now", "set", "Ship it\n### Steps\n1. Build", *AT)[0] == 0
+    board = (sample / "NOW.md").read_text()
+    assert board.count("## Priorities") == 1 and "Ship it\n### Steps\n1. Build\n" in board
+
+
+def test_fact_refuses_a_value_that_names_its_writer(sample: Path) -> None:
+    before = hash_tree(sample)
+    code, _, err = run(sample, "fact", "Lucy Tan", "timezone", "UTC+7 (by [[Strategist]])", *AT)
+    assert code == 2 and "holds a stamp (by [[...]])" in err
+    code, _, err = run(sample, "fact", "Lucy Tan", "timezone", "UTC+7", "--valid-from",
+                       "2026-01-01, by [[Strategist]]", *AT)
+    assert code == 2 and "valid from '2026-01-01, by [[Strategist]]' holds a stamp" in err
+    assert hash_tree(sample) == before

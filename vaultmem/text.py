@@ -16,6 +16,8 @@ STOP = frozenset({
     "which", "who", "will", "with", "you", "your",
 })
 STAMP = re.compile(r"by \[\[[^\[\]\n]+\]\]")  # a line saying which agent wrote an entry
+# a stamp as one part of a list saying who and where, ``(by [[Agent]], source [[X]])``
+STAMP_PART = re.compile(r"(?:^|[(,;])[\s*_]*by\s+\[\[", re.IGNORECASE)
 SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "nesses", "ments", "ation",
             "ings", "ness", "ment", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "s")
 
@@ -61,6 +63,30 @@ def stamp(link: str) -> str:
     ('by [[Rafael]]', True)
     """
     return f"by {link}"
+
+
+def stamp_line(text: str) -> int | None:
+    """The first line (1-based) of ``text`` that reads as a stamp, or None: ``by [[...]]``
+    alone on its line, in any case, spacing or emphasis (a quoted ``> by [[...]]`` does not).
+
+    >>> stamp_line("Met Lucy.\\n **By  [[Strategist]]**"), stamp_line("> by [[Strategist]]")
+    (2, None)
+    """
+    for number, line in enumerate(text.splitlines(), 1):
+        plain = " ".join(line.strip().strip("*_=~").split())
+        if STAMP.fullmatch(plain[:2].casefold() + plain[2:]):
+            return number
+    return None
+
+
+def stamp_part(text: str) -> bool:
+    """True when ``text`` holds a stamp where a list of who and where would name one: at its
+    start, or after ``(``, ``,`` or ``;`` (as a fact's ``## History`` line names its writer).
+
+    >>> stamp_part("UTC+7 (by [[Strategist]])"), stamp_part("approved by [[Lucy]]")
+    (True, False)
+    """
+    return bool(STAMP_PART.search(text))
 
 
 def tokens(text: str) -> list[str]:

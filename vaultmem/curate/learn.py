@@ -11,12 +11,12 @@ from .. import clock
 from ..errors import NoteNotFound, UsageError
 from ..names import check_title
 from ..vault import Vault
-from ..write.apply import WriteResult, apply, guard, links_to_be
+from ..write.apply import TextRefused, WriteResult, apply, guard, links_to_be
 from ..write.author import agent_for, author_note
 from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
 from ..write.props import Value, set_properties
-from ..write.sections import append_text, append_to_section, section_lines
+from ..write.sections import append_text, append_to_section, headings_in, section_lines
 from .learning_files import Entry as Entry  # re-exported: the format's entry type
 from .learning_files import entries_of as entries_of
 from .learning_files import first_logged, of_key, seen, set_fields
@@ -150,8 +150,11 @@ def _check_input(vault: Vault, kind: str, text: str, key: str, *more: str | None
         raise UsageError("nothing to learn: the text is empty")
     if not PATTERN_KEY.fullmatch(key):
         raise UsageError(f"pattern key {key!r} must be one word like ocr.deskew")
-    if any(HEADING.search(t) for t in (text, *more) if t):
-        raise UsageError("entry texts cannot hold Markdown headings (lines starting with #)")
+    if any(HEADING.search(t) or headings_in(t, "### Context\n") for t in (text, *more) if t):
+        raise TextRefused("entry texts cannot hold Markdown headings (lines starting with #, "
+                          "or a line of - or = under a line of text): a heading would read as "
+                          "another entry, which only the writer writes; write it as a plain "
+                          "line, with a blank line above a line of - or =")
     guard(vault, text, key, *more, where="learning entry")
 
 

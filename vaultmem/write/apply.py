@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from .. import clock
 from ..check.link_changes import LinkChange, LinkPolicy, LinkProblem
 from ..check.written_links import review_links
-from ..errors import VaultmemError
+from ..errors import UsageError, VaultmemError
 from ..model import Json, Note, Problem
 from ..read.fences import split
 from ..read.parse import parse_note
@@ -35,6 +35,12 @@ LINK_POLICY: contextvars.ContextVar[LinkPolicy | None] = contextvars.ContextVar(
 
 class WriteRefused(VaultmemError):
     """A write would not say what it was meant to say; nothing was written."""
+
+
+class TextRefused(UsageError):
+    """A text given to a write would read as lines only the writer writes there (an entry's
+    heading, the stamp of the agent who wrote it, a section of the board); nothing was
+    written."""
 
 
 class OutsideScope(WriteRefused):

@@ -4,12 +4,14 @@ writes (a daily entry's ``by`` line, a fact's history line, a new note's ``recor
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 
 from ..errors import UsageError
 from ..model import Note
+from ..text import stamp_line, stamp_part
 from ..vault import Vault
+from .apply import TextRefused
 
 _AUTHOR: ContextVar[str | None] = ContextVar("vaultmem_author", default=None)
 
@@ -42,3 +44,26 @@ def agent_for(vault: Vault, agent: str | None) -> str | None:
                          "or use a token made for that agent (vaultmem token add NAME --scope "
                          f"write --agent {agent})")
     return writing.id
+
+
+def refuse_stamp_lines(text: str, where: str) -> None:
+    """Refuse (TextRefused) a text with a line that reads as a stamp (:func:`stamp_line`):
+    only the writer says which agent wrote an entry."""
+    line = stamp_line(text)
+    if line is not None:
+        shown = text.splitlines()[line - 1].strip()
+        raise TextRefused(f"{where}, line {line} ({shown!r}) would read as the stamp saying "
+                          "which agent wrote the entry, which only the writer puts there; say "
+                          f"it within a sentence (approved {shown}) or quote it (> {shown}); "
+                          "nothing was written")
+
+
+def refuse_stamp_parts(where: str, texts: Mapping[str, str | None]) -> None:
+    """Refuse (TextRefused) texts (by what they are) that would name a writer where a
+    history line names the agent who wrote it (:func:`stamp_part`)."""
+    for what, text in texts.items():
+        if text and stamp_part(text):
+            raise TextRefused(f"{where}: {what} {text!r} holds a stamp (by [[...]]) where a "
+                              "## History line names the agent who recorded a value, which only "
+                              "the writer puts there; leave it out (a token made for an agent "
+                              "stamps its writes); nothing was written")

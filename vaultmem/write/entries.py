@@ -18,7 +18,7 @@ from ..read.frontmatter import normalise
 from ..similar_names import name_variant
 from ..vault import Vault
 from .apply import Check, WriteResult, apply, guard
-from .author import agent_for, author_note
+from .author import agent_for, author_note, refuse_stamp_parts
 from .props import Value, set_properties
 from .sections import append_to_section, insert_before_sections
 from .templates import builtin_names, render, template_text
@@ -112,6 +112,8 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     ``body`` goes under ``## section`` (made if the template has none), else at the end."""
     fields, links = dict(fields or {}), dict(links or {})
     guard(vault, title, body, *(str(v) for v in fields.values()), where=f"new {kind}")
+    texts = {f"property {key}": _text(value) for key, value in fields.items()}
+    refuse_stamp_parts(f"new {kind}", texts)  # a later fact's ## History line quotes them
     folder = _folder_for(vault, kind)
     if folder is None or kind not in builtin_names():
         known = sorted(set(builtin_names()) & set(vault.config.folders))
@@ -144,6 +146,11 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
         result.messages.append(f"named like [[{duplicate.id}]]: both are listed by `vaultmem "
                                "conflicts` as a possible duplicate until one is merged")
     return result
+
+
+def _text(value: Value) -> str:
+    """A property value as text (a list's items joined by commas)."""
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _with_body(text: str, body: str | None, section: str | None) -> str:

@@ -12,7 +12,7 @@ from ..read import frontmatter
 from ..text import stamp
 from ..vault import Vault
 from .apply import WriteResult, apply, guard
-from .author import author_note
+from .author import author_note, refuse_stamp_parts
 from .entries import link_to
 from .props import KEY, Value, set_properties
 from .sections import append_to_section, section_lines
@@ -70,9 +70,8 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
                 valid_from: str | None = None, when: dt.datetime | None = None,
                 dry_run: bool = False) -> WriteResult:
     """Set ``attribute`` of the ``entity`` note; the old value stays in ``## History``."""
-    guard(vault, value, attribute, source, where=f"fact {attribute}")
-    if "\n" in value or "\r" in value:
-        raise UsageError("a fact value is one line; put longer text in the note's body")
+    guard(vault, value, attribute, source, valid_from, where=f"fact {attribute}")
+    _check_line(attribute, {"value": value, "source": source, "valid from": valid_from})
     if not KEY.fullmatch(attribute) or attribute.lower() in HOUSEKEEPING:
         raise UsageError(f"{attribute!r} cannot be a fact attribute (use a simple name that is "
                          "not one of " + ", ".join(sorted(HOUSEKEEPING)) + ")")
@@ -105,6 +104,15 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
     result = apply(vault, note.path, change, action="updated", dry_run=dry_run,
                    check=lambda n: _check(n, attribute, new))
     return _report(result, attribute, outcome)
+
+
+def _check_line(attribute: str, texts: dict[str, str | None]) -> None:
+    """Refuse what the texts of a ``## History`` line cannot hold: a line break, or a stamp
+    naming a writer (only the writer's token puts one there)."""
+    for what, text in texts.items():
+        if text and text.splitlines() != [text]:
+            raise UsageError(f"a fact {what} is one line; put longer text in the note's body")
+    refuse_stamp_parts(f"fact {attribute}", texts)
 
 
 def own_key(data: dict[str, object], attribute: str) -> str:

@@ -6,6 +6,7 @@ is never mistaken for a section.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..config import Config
@@ -13,6 +14,7 @@ from ..read.parse import parse_note
 from .props import newline_of
 
 NO_CONFIG = Config(root=Path("."))
+ATX = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s+)*#{1,6}(?:\s|$)")  # ``## x``, ``- ## x``
 
 
 def _headings(text: str) -> list[tuple[int, int, str, int]]:
@@ -30,6 +32,27 @@ def _headings(text: str) -> list[tuple[int, int, str, int]]:
             continue
         underline = line + 1 < len(lines) and set(lines[line + 1].strip()) in ({"-"}, {"="})
         found.append((line, heading.level, heading.text, line + 1 + underline))
+    return found
+
+
+def headings_in(text: str, above: str) -> list[tuple[int, int, str]]:
+    """(line of ``text``, level, title) of each section heading ``text`` makes when written
+    under the lines ``above`` (ending in a line break): none in code or quotes; a setext
+    heading at its underline (which may make the last line of ``above`` a heading).
+
+    >>> headings_in("Met.\\n```\\n# code\\n```\\nTitle\\n---\\n", "### 10:00 — Met\\n")
+    [(6, 2, 'Title')]
+    >>> headings_in("---\\n- ### 09:00 — x\\n", "### 10:00 — Met\\n")
+    [(2, 3, '09:00 — x')]
+    """
+    whole = above + text
+    lines, skip = whole.splitlines(), len(above.splitlines())
+    found = []
+    for line, level, name, _ in _headings(whole):
+        setext = not ATX.match(lines[line]) and line + 1 < len(lines)
+        last = line + 1 if setext else line  # a setext heading is made by its underline
+        if last >= skip:
+            found.append((last - skip + 1, level, name))
     return found
 
 
