@@ -225,3 +225,23 @@ def test_people_typed_by_their_categories_export_their_facts(tmp_path: Path) -> 
     facts = export_council(Vault(tmp_path, use_cache=False))["facts"]
     assert [(f["entity"], f["attribute"], f["value"]) for f in facts] == [
         ("References/Steph Ango", "twitter", "kepano")]  # a place is no entity
+
+
+def test_an_agent_s_entry_keeps_its_stamp_through_export_and_import(sample: Path,
+                                                                    tmp_path: Path) -> None:
+    from vaultmem.caller import Caller
+    from vaultmem.write.journal import append_daily
+
+    append_daily(Vault(sample), "Checked the OCR queue.", title="OCR queue", when=WHEN,
+                 caller=Caller(agent="Rafael"))
+    exported = export_council(Vault(sample))
+    day = next(s for s in exported["sessions"] if s["date"] == "2026-11-29")
+    entry = next(e for e in day["entries"] if e["title"] == "OCR queue")
+    assert entry["by"] == "Agents/Rafael" and entry["text"] == "Checked the OCR queue."
+    target = tmp_path / "target"
+    shutil.copytree(sample, target)
+    (target / "Daily" / "2026-11-29.md").unlink()
+    import_council(Vault(target), exported, when=WHEN)
+    daily = (target / "Daily" / "2026-11-29.md").read_text()
+    assert "### 10:00 — OCR queue\nby [[Rafael]]\nChecked the OCR queue.\n" in daily
+    assert export_council(Vault(target))["sessions"] == exported["sessions"]

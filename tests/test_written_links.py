@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from vaultmem.check.link_changes import LinkPolicy
+from vaultmem.caller import LinkPolicy
 from vaultmem.check.written_links import review_links
 from vaultmem.vault import Vault
 

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from .caller import Caller
 from .errors import ConfigError, UsageError
 
 SCOPES = ("read", "write")
@@ -32,6 +33,10 @@ class Grant:
     def may_write(self) -> bool:
         """True when the token may call the writing tools."""
         return self.scope == "write"
+
+    def as_caller(self) -> Caller:
+        """The caller a call made with this token is."""
+        return Caller(self.name, self.may_write, self.folders, self.agent)
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,6 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class LinkPolicy:
-    """How a write treats the links it is given: ``keep`` them as written, let ``new`` names
-    close to an existing one stand, link plain ``mentions`` of people and projects; links to
-    the notes ``to_be`` (ids the same operation writes) are kept."""
-
-    keep: bool = False
-    new: bool = False
-    mentions: bool = False
-    to_be: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
 class LinkChange:
     """A link written otherwise, on ``line`` (1-based, of the text given), and why."""
 
@@ -47,4 +35,3 @@ class LinkReview:
     problems: list[LinkProblem] = field(default_factory=list)
 
 
-STRICT = LinkPolicy()  # every link reviewed, none kept as given, no mention linked

@@ -29,12 +29,13 @@ import unicodedata
 from dataclasses import asdict, replace
 from typing import Any
 
+from ..caller import STRICT, LinkPolicy
 from ..index.link_rows import notes_named
 from ..index.lookup import named
 from ..model import Link, Note
 from ..read.resolve import Resolver, link_name
 from ..vault import Vault
-from .link_changes import STRICT, LinkChange, LinkPolicy, LinkProblem, LinkReview
+from .link_changes import LinkChange, LinkProblem, LinkReview
 from .mention_links import link_mentions
 from .note_names import NoteNames
 

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..caller import Caller
 from ..check.conflicts import KINDS, find_conflicts
 from ..check.report import by_kind, left_out, sorted_out
 from ..curate.kpis import Kpi
@@ -70,7 +71,8 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
 @write_options
 @with_vault
 def ignore_command(vault: Vault, finding: str | None, kind: str | None, folder: str | None,
-                   why: str, dry_run: bool, as_json: bool, when: dt.datetime) -> None:
+                   why: str, dry_run: bool, as_json: bool, when: dt.datetime,
+                   caller: Caller) -> None:
     """Leave a finding (by its id), a whole kind or a folder out of lint's and conflicts'
     findings from now on, in .vaultmem/ignored.txt (which people may edit by hand).
 
@@ -85,7 +87,8 @@ def ignore_command(vault: Vault, finding: str | None, kind: str | None, folder: 
     if len(given) != 1:
         raise UsageError("give one finding id, or --kind KIND, or --folder FOLDER")
     what, value = given[0]
-    report([add_ignored(vault, what, value, why=why, dry_run=dry_run)], as_json)
+    report([add_ignored(vault, what, value, why=why, dry_run=dry_run, caller=caller)],
+           as_json)
 
 
 @cli.command("resolve")
@@ -95,7 +98,7 @@ def ignore_command(vault: Vault, finding: str | None, kind: str | None, folder: 
 @write_options
 @with_vault
 def resolve_command(vault: Vault, finding: str, keep: str | None, auto: bool, dry_run: bool,
-                    as_json: bool, when: dt.datetime) -> None:
+                    as_json: bool, when: dt.datetime, caller: Caller) -> None:
     """Resolve a conflict: losers are superseded or kept as history, nothing is deleted.
 
     \b
@@ -106,7 +109,8 @@ def resolve_command(vault: Vault, finding: str, keep: str | None, auto: bool, dr
 
     if keep and auto:
         raise UsageError("use --keep NOTE or --auto, not both")
-    report(resolve(vault, finding, keep=keep, auto=auto, dry_run=dry_run, when=when), as_json)
+    report(resolve(vault, finding, keep=keep, auto=auto, dry_run=dry_run, when=when,
+                   caller=caller), as_json)
 
 
 def _kpi_text(rows: list[Kpi]) -> str:
@@ -132,7 +136,7 @@ def _kpi_text(rows: list[Kpi]) -> str:
 @with_vault
 def kpi_command(vault: Vault, name: str | None, value: str | None, target: str | None,
                 unit: str | None, comment: str | None, dry_run: bool, as_json: bool,
-                when: dt.datetime) -> None:
+                when: dt.datetime, caller: Caller) -> None:
     """List KPIs against their targets, or record a new value of one (history row, trend).
 
     \b
@@ -143,7 +147,7 @@ def kpi_command(vault: Vault, name: str | None, value: str | None, target: str |
 
     if name is not None and value is not None:
         result = record_kpi(vault, name, value, target=target, unit=unit, note=comment,
-                            when=when, dry_run=dry_run)
+                            when=when, caller=caller, dry_run=dry_run)
         report([result], as_json)
         return
     rows = [kpi_of(vault, vault.note(name))] if name else kpis(vault)

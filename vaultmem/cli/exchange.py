@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..caller import Caller
 from ..errors import UsageError
 from ..vault import Vault
 from . import cli, emit, with_vault
@@ -44,7 +45,7 @@ def export_command(vault: Vault, fmt: str, output: Path | None) -> None:
 @write_options
 @with_vault
 def import_command(vault: Vault, fmt: str, file: Path, dry_run: bool, as_json: bool,
-                   when: dt.datetime) -> None:
+                   when: dt.datetime, caller: Caller) -> None:
     """Turn a council-memory JSON file into vault notes; what the vault has already is skipped.
 
     \b
@@ -58,7 +59,7 @@ def import_command(vault: Vault, fmt: str, file: Path, dry_run: bool, as_json: b
     except (ValueError, OSError) as exc:
         raise UsageError(f"{file}: not a JSON file ({exc}); export one with "
                          "`vaultmem export --format council-json`") from exc
-    got = import_council(vault, data, dry_run=dry_run, when=when)
+    got = import_council(vault, data, dry_run=dry_run, when=when, caller=caller)
     if as_json:
         emit({"results": [r.to_dict() for r in got.results], "skipped": got.skipped}, str, True)
         return

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..caller import Caller
 from ..vault import Vault
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ from .write import report, results_text, write_options
 @with_vault
 def learn_command(vault: Vault, kind: str, text: str, pattern_key: str, context: str | None,
                   action: str | None, agent: str | None, area: str | None, dry_run: bool,
-                  as_json: bool, when: dt.datetime) -> None:
+                  as_json: bool, when: dt.datetime, caller: Caller) -> None:
     """Log a correction, error or request in Learnings/; the 3rd entry of a key becomes a rule.
 
     The entry goes to LEARNINGS.md, ERRORS.md or FEATURE_REQUESTS.md with its Pattern-Key and
@@ -42,7 +43,7 @@ def learn_command(vault: Vault, kind: str, text: str, pattern_key: str, context:
     from ..curate.learn import learn
 
     report(learn(vault, kind, text, pattern_key=pattern_key, context=context, action=action,
-                 agent=agent, area=area, when=when, dry_run=dry_run), as_json)
+                 agent=agent, area=area, when=when, caller=caller, dry_run=dry_run), as_json)
 
 
 @cli.command("capture")
@@ -51,7 +52,7 @@ def learn_command(vault: Vault, kind: str, text: str, pattern_key: str, context:
 @write_options
 @with_vault
 def capture_command(vault: Vault, message: str, pattern_key: str | None, dry_run: bool,
-                    as_json: bool, when: dt.datetime) -> None:
+                    as_json: bool, when: dt.datetime, caller: Caller) -> None:
     """Record a user's message where it belongs, by its trigger phrases.
 
     Corrections ("that's wrong", "不对") and requests ("can you", "我想要") become learning
@@ -64,7 +65,8 @@ def capture_command(vault: Vault, message: str, pattern_key: str | None, dry_run
     """
     from ..curate.capture import capture
 
-    got = capture(vault, message, pattern_key=pattern_key, when=when, dry_run=dry_run)
+    got = capture(vault, message, pattern_key=pattern_key, when=when,
+                  caller=caller, dry_run=dry_run)
     emit({"kind": got.kind, "summary": got.summary, "results": [r.to_dict() for r in got.results]},
          lambda _: f"{got.summary}\n{results_text(got.results)}", as_json)
 

@@ -6,6 +6,7 @@ import datetime as dt
 
 import click
 
+from ..caller import Caller
 from ..vault import Vault
 from . import cli, emit, json_option, with_vault
 from .write import report, write_options
@@ -37,7 +38,7 @@ def stale_command(vault: Vault, as_json: bool) -> None:
 @write_options
 @with_vault
 def archive_command(vault: Vault, note: str, dry_run: bool, as_json: bool,
-                    when: dt.datetime) -> None:
+                    when: dt.datetime, caller: Caller) -> None:
     """Mark a note `status: archived`; it stays where it is, so links keep working.
 
     \b
@@ -46,7 +47,7 @@ def archive_command(vault: Vault, note: str, dry_run: bool, as_json: bool,
     """
     from ..curate.lifecycle import archive
 
-    report([archive(vault, note, when=when, dry_run=dry_run)], as_json)
+    report([archive(vault, note, when=when, caller=caller, dry_run=dry_run)], as_json)
 
 
 @cli.command("forget")

@@ -6,8 +6,8 @@ import sys
 
 import click
 
+from ..caller import LinkPolicy
 from ..check import report
-from ..check.link_changes import LinkPolicy
 from ..check.linting import FILE_KINDS, KINDS, lint
 from ..check.written_links import review_data, review_links, review_text
 from ..errors import UsageError

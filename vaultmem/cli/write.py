@@ -10,24 +10,25 @@ from typing import Any
 import click
 
 from .. import clock
-from ..check.link_changes import LinkPolicy
+from ..caller import LOCAL, Caller, LinkPolicy
 from ..errors import UsageError
 from ..vault import Vault
 from ..write import entries, facts, journal, seed
-from ..write.apply import WriteResult, link_policy
+from ..write.apply import WriteResult
 from . import cli, emit, json_option, with_vault
 
 
 def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dry-run``, ``--json``, ``--date`` and ``--time``, passed on as ``dry_run``,
-    ``as_json`` and ``when``; ``--keep-links`` and ``--new-link`` set how the write treats the
-    links it adds (:mod:`vaultmem.check.written_links`)."""
+    ``as_json`` and ``when``; ``--keep-links``, ``--new-link`` and ``--link-mentions`` set how
+    the write treats the links it adds (:mod:`vaultmem.check.written_links`), passed on in
+    ``caller``, the vault's own user."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, date: str | None, time: str | None, keep_links: bool,
                 new_link: bool, link_mentions: bool, **kwargs: Any) -> Any:
-        with link_policy(LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions)):
-            return func(*args, when=when_of(date, time), **kwargs)
+        links = LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions)
+        return func(*args, when=when_of(date, time), caller=LOCAL.linking(links), **kwargs)
 
     for option in reversed([
         click.option("--dry-run", is_flag=True, help="Show the change as a diff; write nothing."),
@@ -94,7 +95,8 @@ def pairs(values: Sequence[str], option: str) -> list[tuple[str, str]]:
 @write_options
 @with_vault
 def new(vault: Vault, kind: str, title: str, fields: tuple[str, ...], links: tuple[str, ...],
-        body: str | None, force: bool, dry_run: bool, as_json: bool, when: dt.datetime) -> None:
+        body: str | None, force: bool, dry_run: bool, as_json: bool, when: dt.datetime,
+        caller: Caller) -> None:
     """Create a note of TYPE (person, project, decision, ...) from its template.
 
     \b
@@ -106,7 +108,7 @@ def new(vault: Vault, kind: str, title: str, fields: tuple[str, ...], links: tup
         grouped.setdefault(key, []).append(target)
     values = {key: facts.parse_value(value) for key, value in pairs(fields, "--field")}
     report([entries.new_note(vault, kind, title, fields=values, links=grouped, body=body,
-                             force=force, dry_run=dry_run, when=when)], as_json)
+                             force=force, dry_run=dry_run, when=when, caller=caller)], as_json)
 
 
 @cli.command()
@@ -115,14 +117,15 @@ def new(vault: Vault, kind: str, title: str, fields: tuple[str, ...], links: tup
 @write_options
 @with_vault
 def daily(vault: Vault, text: str, title: str | None, dry_run: bool, as_json: bool,
-          when: dt.datetime) -> None:
+          when: dt.datetime, caller: Caller) -> None:
     """Append a timestamped entry to the daily note (created from its template).
 
     \b
     Example:
       vaultmem --vault sample_vault daily "OCR accuracy reached 0.88" --title "KPI check"
     """
-    report([journal.append_daily(vault, text, title=title, when=when, dry_run=dry_run)], as_json)
+    report([journal.append_daily(vault, text, title=title, when=when,
+                                 caller=caller, dry_run=dry_run)], as_json)
 
 
 @cli.command()
@@ -131,7 +134,7 @@ def daily(vault: Vault, text: str, title: str | None, dry_run: bool, as_json: bo
 @write_options
 @with_vault
 def now(vault: Vault, action: str, text: str | None, dry_run: bool, as_json: bool,
-        when: dt.datetime) -> None:
+        when: dt.datetime, caller: Caller) -> None:
     """Maintain NOW.md: set the task, add priorities, mark done, block, clear a section.
 
     `done` also logs the completion to today's daily note; `clear` takes a section name
@@ -141,7 +144,8 @@ def now(vault: Vault, action: str, text: str | None, dry_run: bool, as_json: boo
     Example:
       vaultmem --vault sample_vault now done "Ship the Xero export"
     """
-    report(journal.now_update(vault, action, text, when=when, dry_run=dry_run), as_json)
+    report(journal.now_update(vault, action, text, when=when,
+                              caller=caller, dry_run=dry_run), as_json)
 
 
 @cli.command()
@@ -155,7 +159,7 @@ def now(vault: Vault, action: str, text: str | None, dry_run: bool, as_json: boo
 @with_vault
 def fact(vault: Vault, entity: str, attribute: str, value: str, source: str | None,
          confidence: float | None, valid_from: str | None, dry_run: bool, as_json: bool,
-         when: dt.datetime) -> None:
+         when: dt.datetime, caller: Caller) -> None:
     """Record a fact on an entity note; the previous value is kept in ## History.
 
     \b
@@ -164,6 +168,7 @@ def fact(vault: Vault, entity: str, attribute: str, value: str, source: str | No
     """
     report([facts.record_fact(vault, entity, attribute, value, source=source,
                               confidence=confidence, valid_from=valid_from, when=when,
+                              caller=caller,
                               dry_run=dry_run)], as_json)
 
 
@@ -182,7 +187,7 @@ def fact(vault: Vault, entity: str, attribute: str, value: str, source: str | No
 @with_vault
 def decide(vault: Vault, title: str, topic: str, by: str | None, supersedes: str | None,
            rationale: str | None, status: str, alternatives: tuple[str, ...], body: str | None,
-           force: bool, dry_run: bool, as_json: bool, when: dt.datetime) -> None:
+           force: bool, dry_run: bool, as_json: bool, when: dt.datetime, caller: Caller) -> None:
     """Record a decision; --supersedes marks the older one superseded.
 
     \b
@@ -191,7 +196,8 @@ def decide(vault: Vault, title: str, topic: str, by: str | None, supersedes: str
     """
     report(entries.decide(vault, title, topic=topic, by=by, supersedes=supersedes,
                           rationale=rationale, status=status, alternatives=alternatives,
-                          body=body, force=force, dry_run=dry_run, when=when), as_json)
+                          body=body, force=force, dry_run=dry_run, when=when,
+                          caller=caller), as_json)
 
 
 @cli.command()
@@ -208,7 +214,7 @@ def decide(vault: Vault, title: str, topic: str, by: str | None, supersedes: str
 @with_vault
 def lesson(vault: Vault, title: str, agent: str, pattern_key: str | None,
            applies_to: str | None, source: str | None, status: str, body: str | None,
-           force: bool, dry_run: bool, as_json: bool, when: dt.datetime) -> None:
+           force: bool, dry_run: bool, as_json: bool, when: dt.datetime, caller: Caller) -> None:
     """Record a lesson an agent learned.
 
     \b
@@ -217,7 +223,7 @@ def lesson(vault: Vault, title: str, agent: str, pattern_key: str | None,
     """
     report([entries.lesson(vault, title, agent=agent, pattern_key=pattern_key,
                            applies_to=applies_to, source=source, status=status, body=body,
-                           force=force, dry_run=dry_run, when=when)], as_json)
+                           force=force, dry_run=dry_run, when=when, caller=caller)], as_json)
 
 
 @cli.command("write")
@@ -227,14 +233,15 @@ def lesson(vault: Vault, title: str, agent: str, pattern_key: str | None,
 @write_options
 @with_vault
 def write_command(vault: Vault, text: str, category: str, dry_run: bool, as_json: bool,
-                  when: dt.datetime) -> None:
+                  when: dt.datetime, caller: Caller) -> None:
     """Add a fact to MEMORY.md under its category (council-memory `write`).
 
     \b
     Example:
       vaultmem --vault sample_vault write --fact "Lucy targets bookkeepers with 5+ years" --category decisions
     """
-    report([seed.write_fact(vault, text, category, when=when, dry_run=dry_run)], as_json)
+    report([seed.write_fact(vault, text, category, when=when,
+                            caller=caller, dry_run=dry_run)], as_json)
 
 
 @cli.command("read")

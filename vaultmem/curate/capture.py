@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError
 from ..vault import Vault
 from ..write.apply import WriteResult, apply, guard
@@ -66,7 +67,8 @@ def message_key(message: str, phrases: Sequence[str]) -> str:
     return "user." + ("-".join(words[:2]) or "message")
 
 
-def _prefer(vault: Vault, message: str, when: dt.datetime, dry_run: bool) -> WriteResult:
+def _prefer(vault: Vault, message: str, when: dt.datetime, dry_run: bool,
+            caller: Caller) -> WriteResult:
     """Add the message under ``## Preferences`` in MEMORY.md (once)."""
     item = "- " + " ".join(message.split())
 
@@ -77,12 +79,13 @@ def _prefer(vault: Vault, message: str, when: dt.datetime, dry_run: bool) -> Wri
         text = append_to_section(text, "Preferences", [item])
         return set_property(text, "updated", when.date().isoformat())
 
-    return apply(vault, MEMORY, change, action="updated", dry_run=dry_run)
+    return apply(vault, MEMORY, change, action="updated", dry_run=dry_run, caller=caller)
 
 
 def capture(vault: Vault, message: str, *, pattern_key: str | None = None,
             when: dt.datetime | None = None, dry_run: bool = False,
-            triggers: Mapping[str, Sequence[str]] | None = None) -> Captured:
+            triggers: Mapping[str, Sequence[str]] | None = None,
+            caller: Caller = LOCAL) -> Captured:
     """Classify a user message by its trigger phrases and record it where it belongs."""
     if not message.strip():
         raise UsageError("nothing to capture: the message is empty")
@@ -93,12 +96,13 @@ def capture(vault: Vault, message: str, *, pattern_key: str | None = None,
     if kind in ("correction", "request"):
         key = pattern_key or message_key(message, {**TRIGGERS, **triggers}[kind])
         results, logged = log_learning(vault, kind, message, pattern_key=key, when=when,
-                                       dry_run=dry_run)
+                                       dry_run=dry_run, caller=caller)
         promoted = f"; promoted to {logged.link}" if logged.link else ""
         return Captured(kind, results, f"{done} a {kind} in {logged.rel} ({logged.id}, "
                                        f"{key}){promoted}")
     if kind == "preference":
-        result = _prefer(vault, message, when, dry_run)
+        result = _prefer(vault, message, when, dry_run, caller)
         return Captured(kind, [result], f"{done} a preference under ## Preferences in {MEMORY}")
-    result = append_daily(vault, message, title="Note from the user", when=when, dry_run=dry_run)
+    result = append_daily(vault, message, title="Note from the user", when=when, dry_run=dry_run,
+                          caller=caller)
     return Captured(kind, [result], f"{done} the message in {result.path}")

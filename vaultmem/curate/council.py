@@ -9,6 +9,7 @@ from typing import Any
 from ..model import Json, Note
 from ..read.extract import RawFact
 from ..secrets import redact_data
+from ..text import stamp_line
 from ..vault import Vault
 from ..write.facts import parse_value
 from ..write.sections import section_lines, section_span
@@ -169,7 +170,8 @@ def _session(vault: Vault, note: Note) -> Json:
 
 
 def _entries(vault: Vault, note: Note) -> list[Json]:
-    """Every heading below level 1 with the text up to the next heading: {time, title, text}."""
+    """Every heading below level 1 with the text up to the next heading: {time, title, text},
+    and ``by``, the agent an entry's stamp names (its line is not part of the text)."""
     lines = vault.note_text(note.id).splitlines()
     ends = [h.line for h in note.headings[1:]] + [len(lines) + 1]
     entries = []
@@ -177,6 +179,17 @@ def _entries(vault: Vault, note: Note) -> list[Json]:
         if heading.level > 1:
             match = ENTRY.match(heading.text)
             time, title = match.groups() if match else ("", heading.text)
-            text = "\n".join(lines[heading.line:end - 1]).strip()
-            entries.append({"time": time, "title": title, "text": text})
+            by = _stamped(note, lines, heading.line)
+            start = heading.line + (1 if by else 0)
+            text = "\n".join(lines[start:end - 1]).strip()
+            entries.append({"time": time, "title": title, "text": text} |
+                           ({"by": by} if by else {}))
     return entries
+
+
+def _stamped(note: Note, lines: list[str], heading: int) -> str | None:
+    """The agent named by the stamp on the line after the heading on line ``heading``."""
+    if heading >= len(lines) or stamp_line(lines[heading]) != 1:
+        return None
+    link = next((link for link in note.links if link.line == heading + 1), None)
+    return (link.resolved or link.target) if link is not None else None

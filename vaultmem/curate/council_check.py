@@ -105,6 +105,9 @@ def _check_session(where: str, item: Json) -> None:
         if not ok:
             raise CouncilFormatError(f"{where}.entries[{index}]: needs a text or a title, "
                                      "and a time as HH:MM")
+        if not isinstance(entry.get("by") or "", str):
+            raise CouncilFormatError(f"{where}.entries[{index}]: 'by' names the agent who "
+                                     "wrote the entry, as text (its agent note's name)")
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -7,6 +7,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError
 from ..model import Json, Note
 from ..vault import Vault
@@ -95,7 +96,8 @@ def _add_row(text: str, cells: list[str]) -> str:
 
 def record_kpi(vault: Vault, name: str, value: str, *, target: str | None = None,
                unit: str | None = None, note: str | None = None,
-               when: dt.datetime | None = None, dry_run: bool = False) -> WriteResult:
+               when: dt.datetime | None = None, dry_run: bool = False,
+               caller: Caller = LOCAL) -> WriteResult:
     """Set a KPI's value (and target, unit), add a history row, and report the trend."""
     guard(vault, value, target, unit, note, where=f"kpi {name}")
     kpi_note = vault.note(name)
@@ -118,7 +120,8 @@ def record_kpi(vault: Vault, name: str, value: str, *, target: str | None = None
         cell = " ".join((note or "").split()).replace("|", "\\|")  # one cell, one line
         return _add_row(set_properties(text, props), [day, str(number), cell])
 
-    result = apply(vault, kpi_note.path, change, action="updated", dry_run=dry_run)
+    result = apply(vault, kpi_note.path, change, action="updated", dry_run=dry_run,
+                   caller=caller)
     if not dry_run:
         result.messages.append(kpi_of(vault, vault.note(kpi_note.id)).trend)
     return result

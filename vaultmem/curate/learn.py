@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import NoteNotFound, UsageError
 from ..names import check_title
 from ..vault import Vault
-from ..write.apply import TextRefused, WriteResult, apply, guard, links_to_be
+from ..write.apply import TextRefused, WriteResult, apply, guard
 from ..write.author import agent_for, author_note
 from ..write.entries import link_to, new_note
 from ..write.journal import entry_title
@@ -119,7 +120,7 @@ def _lesson_change(count: int | None, rule: str | None,
 
 
 def promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
-             dry_run: bool) -> WriteResult:
+            dry_run: bool, caller: Caller = LOCAL) -> WriteResult:
     """Add the confirmed rule and the sources to the lesson note, creating it when it is
     missing; a key promoted before only adds sources, and only a lesson of this key counts."""
     source, note = logged.rel[:-3], vault.notes.get(logged.lesson)
@@ -129,16 +130,19 @@ def promote(vault: Vault, logged: Logged, rule: str, when: dt.datetime,
                             None if logged.again and note else "- " + " ".join(rule.split()),
                             sources)
     if note is not None:
-        return apply(vault, note.path, change, action="updated", dry_run=dry_run)
+        return apply(vault, note.path, change, action="updated", dry_run=dry_run,
+                     caller=caller)
     fields: dict[str, Value] = {"pattern_key": logged.key, "count": logged.count,
                                 "status": "confirmed", "first_seen": logged.first}
     made = new_note(vault, "lesson", logged.lesson.rsplit("/", 1)[-1], fields=fields,
                     links={"agent": [logged.agent] if logged.agent else [], "source": [source]},
-                    force=True, when=when, dry_run=dry_run)  # the name is the key's: no guess
+                    force=True, when=when, dry_run=dry_run,  # the name is the key's: no guess
+                    caller=caller)
     if dry_run:
         made.messages.append(f"would add the rule and {len(sources)} sources")
     else:
-        made.messages += apply(vault, made.path, change, action="updated").messages
+        made.messages += apply(vault, made.path, change, action="updated",
+                               caller=caller).messages
     return made
 
 
@@ -159,10 +163,12 @@ def _check_input(vault: Vault, kind: str, text: str, key: str, *more: str | None
 
 
 def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
-                texts: tuple[str, str | None, str | None]) -> Callable[[str | None], str]:
-    """Append the entry; update the key's counts (and statuses, once promoted) in the file."""
+                texts: tuple[str, str | None, str | None],
+                caller: Caller) -> Callable[[str | None], str]:
+    """Append the entry, signed as ``caller`` writes; update the key's counts (and statuses,
+    once promoted) in the file."""
     (stem, prefix), day = KINDS[kind], when.date().isoformat()
-    writer = author_note(vault)
+    writer = author_note(vault, caller)
     by = link_to(vault, logged.rel[:-3], writer.id) if writer else None
 
     def change(old: str | None) -> str:
@@ -189,9 +195,10 @@ def _log_change(vault: Vault, logged: Logged, kind: str, when: dt.datetime,
 def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
                  context: str | None = None, action: str | None = None, area: str | None = None,
                  agent: str | None = None, when: dt.datetime | None = None,
-                 dry_run: bool = False) -> tuple[list[WriteResult], Logged]:
+                 dry_run: bool = False,
+                 caller: Caller = LOCAL) -> tuple[list[WriteResult], Logged]:
     """``learn``, also returning what was logged (for ``capture``)."""
-    agent = agent_for(vault, agent) if not area else agent
+    agent = agent_for(vault, agent, caller) if not area else agent
     _check_input(vault, kind, text, pattern_key, context, action, area, agent)
     when = when or clock.now()
     rel = f"{vault.config.folders.get('learning', 'Learnings')}/{KINDS[kind][0]}.md"
@@ -199,23 +206,25 @@ def log_learning(vault: Vault, kind: str, text: str, *, pattern_key: str,
     now = vault.note_text(rel[:-3]) if rel[:-3] in vault.notes else None
     prior = of_key(entries_of(now or ""), pattern_key)
     logged = Logged(pattern_key, rel, *promotion_target(vault, pattern_key, agent, area, prior))
-    change = _log_change(vault, logged, kind, when, (text, context, action))
+    change = _log_change(vault, logged, kind, when, (text, context, action), caller)
     rule = text if kind == "correction" else action or text
     change(now)  # the plan: a lesson that cannot be written fails before anything is written
     if logged.link and not dry_run:
-        promote(vault, logged, rule, when, dry_run=True)
-    with links_to_be(logged.lesson):  # promoted now: its lesson is written next
-        result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run)
+        promote(vault, logged, rule, when, dry_run=True, caller=caller)
+    result = apply(vault, logged.rel, change, action="appended", dry_run=dry_run,
+                   caller=caller.expecting(logged.lesson))  # its lesson is written next
     result.messages.append(f"{logged.id}: {pattern_key}, count {logged.count}")
     if logged.link is None:
         return [result], logged
     result.messages.append(f"{pattern_key} promoted to {logged.link}")
-    return [result, promote(vault, logged, rule, when, dry_run)], logged
+    return [result, promote(vault, logged, rule, when, dry_run, caller)], logged
 
 
 def learn(vault: Vault, kind: str, text: str, *, pattern_key: str, context: str | None = None,
           action: str | None = None, area: str | None = None, agent: str | None = None,
-          when: dt.datetime | None = None, dry_run: bool = False) -> list[WriteResult]:
+          when: dt.datetime | None = None, dry_run: bool = False,
+          caller: Caller = LOCAL) -> list[WriteResult]:
     """Log a correction, error or request; a pattern key seen 3 times becomes a lesson rule."""
-    return log_learning(vault, kind, text, pattern_key=pattern_key, context=context, action=action,
-                  area=area, agent=agent, when=when, dry_run=dry_run)[0]
+    return log_learning(vault, kind, text, pattern_key=pattern_key, context=context,
+                        action=action, area=area, agent=agent, when=when, dry_run=dry_run,
+                        caller=caller)[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError, VaultmemError
 from ..model import Json, Note
 from ..read.record import decode
@@ -99,7 +100,7 @@ def stale(vault: Vault, *, today: dt.date | None = None) -> list[Stale]:
 
 
 def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
-            dry_run: bool = False) -> WriteResult:
+            dry_run: bool = False, caller: Caller = LOCAL) -> WriteResult:
     """Set ``status: archived`` (the note stays where it is, so links keep working)."""
     note = vault.note(name)
     day = (when or clock.now()).date()
@@ -110,7 +111,7 @@ def archive(vault: Vault, name: str, *, when: dt.datetime | None = None,
         text = set_properties(text, {"status": "archived"})
         return append_to_section(text, "History", [history_line(day, "archived")])
 
-    return apply(vault, note.path, change, action="updated", dry_run=dry_run)
+    return apply(vault, note.path, change, action="updated", dry_run=dry_run, caller=caller)
 
 
 def _locked(func: F) -> F:

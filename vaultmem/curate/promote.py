@@ -6,9 +6,10 @@ import datetime as dt
 from collections.abc import Callable
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError, VaultmemError
 from ..vault import Vault
-from ..write.apply import WriteResult, apply, links_to_be
+from ..write.apply import WriteResult, apply
 from .learn import KINDS, PROMOTE_AT, Logged, lesson_link, promote, promotion_target
 from .learning_files import Entry, entries_of, first_logged, of_key, seen, set_fields
 
@@ -65,7 +66,8 @@ def _marking(key: str, marks: dict[str, str]) -> Callable[[str | None], str]:
 
 
 def promote_due(vault: Vault, *, when: dt.datetime | None = None, dry_run: bool = False,
-                on_error: Callable[[str], None] | None = None) -> list[WriteResult]:
+                on_error: Callable[[str], None] | None = None,
+                caller: Caller = LOCAL) -> list[WriteResult]:
     """Promote every due key of the learnings files; nothing is due the second time.
 
     A key whose lesson cannot be written raises, or with ``on_error`` is reported and skipped.
@@ -82,13 +84,14 @@ def promote_due(vault: Vault, *, when: dt.datetime | None = None, dry_run: bool 
             logged = _logged(vault, rel, key, count, mine)
             marks = {"Count": str(count), "Status": "promoted", "Promoted-To": logged.link or ""}
             try:  # the lesson first: entries are marked promoted only once it holds the rule
-                lesson = promote(vault, logged, _rule(lines, mine[-1], starts), when, dry_run)
+                lesson = promote(vault, logged, _rule(lines, mine[-1], starts), when, dry_run,
+                                 caller)
             except VaultmemError as exc:
                 if on_error is None:
                     raise
                 on_error(f"{key} in {rel} was not promoted: {exc}")
                 continue
-            with links_to_be(logged.lesson):  # written just before, unless a dry run
-                results += [apply(vault, rel, _marking(key, marks), action="updated",
-                                  dry_run=dry_run), lesson]
+            results += [apply(vault, rel, _marking(key, marks), action="updated",
+                              dry_run=dry_run,  # its lesson written just before, unless a dry run
+                              caller=caller.expecting(logged.lesson)), lesson]
     return results

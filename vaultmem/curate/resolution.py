@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..check.conflicts import find_conflicts
 from ..check.current_facts import build_ledger, holds
 from ..check.winners import finding_id
@@ -29,7 +30,8 @@ class ConflictNotFound(VaultmemError):
 
 
 def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: bool = False,
-            dry_run: bool = False, when: dt.datetime | None = None) -> list[WriteResult]:
+            dry_run: bool = False, when: dt.datetime | None = None,
+            caller: Caller = LOCAL) -> list[WriteResult]:
     """Apply the choice for finding ``identifier``: ``keep`` a note, or the rule's winner."""
     when = when or clock.now()
     finding = _finding(vault, identifier, when.date())
@@ -40,10 +42,10 @@ def resolve(vault: Vault, identifier: str, *, keep: str | None = None, auto: boo
         raise ResolveRefused(f"[[{finding.winner}]] supersedes [[{winner}]]; to keep the older "
                              f"one, remove `supersedes` from [[{finding.winner}]] by hand")
     if finding.kind == "fact-conflict":
-        return _fact(vault, finding, winner, when, dry_run)
+        return _fact(vault, finding, winner, when, dry_run, caller)
     losers = [n for n in finding.notes if n != winner]
-    return [supersede(vault, vault.note(loser), winner, when=when.date(), dry_run=dry_run)
-            for loser in losers]
+    return [supersede(vault, vault.note(loser), winner, when=when.date(), dry_run=dry_run,
+                      caller=caller) for loser in losers]
 
 
 def _finding(vault: Vault, identifier: str, today: dt.date) -> Finding:
@@ -81,7 +83,7 @@ def _facts_of(vault: Vault, finding: Finding, today: dt.date) -> list[Fact]:
 
 
 def _fact(vault: Vault, finding: Finding, winner: str, when: dt.datetime,
-          dry_run: bool) -> list[WriteResult]:
+          dry_run: bool, caller: Caller) -> list[WriteResult]:
     """The entity note ends up holding the winning value; the others stay as history."""
     facts = _facts_of(vault, finding, when.date())
     chosen = next(f for f in facts if f.source == winner)
@@ -91,10 +93,11 @@ def _fact(vault: Vault, finding: Finding, winner: str, when: dt.datetime,
     own = next((f for f in facts if f.source == entity and f.kind == "property"), None)
     others = "; ".join(f"{f.value} in [[{f.source}]]" for f in facts if f is not chosen)
     if own is chosen:
-        results = [confirm_fact(vault, entity, attribute, others, when=when, dry_run=dry_run)]
+        results = [confirm_fact(vault, entity, attribute, others, when=when, dry_run=dry_run,
+                                caller=caller)]
     else:
         results = [record_fact(vault, entity, attribute, str(chosen.value), source=winner,
-                               when=when, dry_run=dry_run)]
+                               when=when, dry_run=dry_run, caller=caller)]
     losers = {f.source for f in facts if f.kind == "fact-note" and f.source != winner}
     return results + [supersede(vault, vault.note(loser), winner, when=when.date(),
-                                dry_run=dry_run) for loser in sorted(losers)]
+                                dry_run=dry_run, caller=caller) for loser in sorted(losers)]

@@ -3,7 +3,6 @@ each call is held to."""
 
 from __future__ import annotations
 
-import contextvars
 import ipaddress
 import json
 import math
@@ -23,10 +22,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 GRANT_KEY = "vaultmem.grant"  # where the gate leaves a request's grant in its ASGI scope
-LOCAL = Grant("local", "write")  # a call on a loopback server that has no token configured
-# The grant of the tool call being run (None over stdio: the user's own process).
-CURRENT_GRANT: contextvars.ContextVar[Grant | None] = contextvars.ContextVar(
-    "vaultmem_grant", default=None)
+OPEN = Grant("local", "write")  # a call on a loopback server that has no token configured
 
 
 @dataclass(frozen=True)
@@ -129,7 +125,7 @@ class Gate:
             return
         assert grant is not None
         scope[GRANT_KEY] = grant
-        if grant is not LOCAL:
+        if grant is not OPEN:
             scope["user"] = _user_of(grant)
         await self.app(scope, receive, send)
 
@@ -139,7 +135,7 @@ class Gate:
         if not _same_origin(headers):
             return 403, ("a web page of another site may not call this server (its Origin "
                          "header names another host)"), []
-        if grant is LOCAL and not _from_this_machine(scope, headers):
+        if grant is OPEN and not _from_this_machine(scope, headers):
             return 403, ("this server has no token, so it answers only requests made on its "
                          "own machine, not through a proxy; add a token to serve others: "
                          "vaultmem token add NAME"), []
@@ -151,7 +147,7 @@ class Gate:
         if wait > 0:
             return 429, f"too many calls for token {grant.name!r}; retry later", [
                 (b"retry-after", str(math.ceil(wait)).encode())]
-        if _opens_session(scope, headers) and grant is not LOCAL and \
+        if _opens_session(scope, headers) and grant is not OPEN and \
                 self.open_sessions(grant.name) >= self.limits.sessions_per_token:
             return 429, (f"token {grant.name!r} has {self.limits.sessions_per_token} sessions "
                          "open, the most one token may; reuse one, or end one (HTTP DELETE "
@@ -159,10 +155,10 @@ class Gate:
         return None
 
     def _grant(self, headers: dict[bytes, bytes]) -> Grant | None:
-        """Who is calling: the token's grant, or LOCAL on an open loopback server."""
+        """Who is calling: the token's grant, or OPEN on an open loopback server."""
         self.tokened = self.tokened or self.book.any_active()
         if self.loopback and not self.tokened:
-            return LOCAL
+            return OPEN
         return self.book.grant_for(headers.get(b"authorization", b"").decode("latin-1"))
 
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..caller import LOCAL, Caller
 from ..errors import MissingExtra
+from ..tokens import Grant
 from ..vault import Vault
-from ..write.author import written_by
 from .forked import CommandLine
-from .http_gate import CURRENT_GRANT, Limits, grant_of_request
+from .http_gate import Limits, grant_of_request
 from .keeper import IndexKeeper
 from .mcp_write import WriteTools
 
@@ -124,7 +127,7 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
     offered = {**READ_TOOLS, **({} if read_only else WRITE_TOOLS)}
     for name, description in offered.items():
         tool = getattr(tools, name) if pool is None else pool.tool(name, getattr(tools, name))
-        _add(server, tool, name, description, read_only=name in READ_TOOLS)
+        _add(server, called_by_request(tool), name, description, read_only=name in READ_TOOLS)
     return server
 
 
@@ -147,18 +150,14 @@ def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
                 refusal = call_refusal(name, arguments, grant.scope, grant.name, limits)
                 if refusal:
                     raise ToolError(refusal)
-            token = CURRENT_GRANT.set(grant)
             try:
-                with written_by(grant.agent if grant is not None else None):
-                    return await super().call_tool(name, arguments, context)
+                return await super().call_tool(name, arguments, context)
             except ToolError as exc:
                 if not isinstance(exc.__cause__, ValidationError):
                     raise
                 # the cause is kept: the SDK logs the rejected fields' names from it
                 raise ToolError(f"Error executing tool {name}: {plain(exc.__cause__)}") \
                     from exc.__cause__
-            finally:
-                CURRENT_GRANT.reset(token)
 
         async def _handle_list_tools(self, ctx: Any, params: Any) -> Any:
             """The tools this caller may call: a read token's list has no writing tool."""
@@ -169,6 +168,33 @@ def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
             return listed
 
     return Guarded
+
+
+def called_by_request(tool: Callable[..., str]) -> Callable[..., str]:
+    """``tool`` as the SDK registers and calls it: the same arguments, and the SDK's context
+    of the call in place of ``caller``, which is made from the call's HTTP request (its token's
+    grant) or, over stdio, is the vault's own user; no argument can name a caller."""
+    from mcp.server.mcpserver import Context
+
+    def call(ctx: Context, **arguments: Any) -> str:
+        return tool(**arguments, caller=caller_of(grant_of_request(_request_of(ctx))))
+
+    hints = {k: v for k, v in typing.get_type_hints(tool, include_extras=True).items()
+             if k != "caller"}
+    shown = inspect.signature(tool)
+    kept = [p.replace(annotation=hints[p.name]) for p in shown.parameters.values()
+            if p.name != "caller"]
+    ctx = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
+    call.__signature__ = shown.replace(parameters=[*kept, ctx])  # type: ignore[attr-defined]
+    call.__annotations__ = {**hints, "ctx": Context}
+    call.__name__, call.__doc__ = tool.__name__, tool.__doc__
+    return call
+
+
+def caller_of(grant: Grant | None) -> Caller:
+    """The caller of a tool call: its token's, or the vault's own user (stdio, or a loopback
+    server without tokens)."""
+    return LOCAL if grant is None else grant.as_caller()
 
 
 def _request_of(context: Any) -> Any:

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 from .. import clock
+from ..caller import LOCAL, Caller, LinkPolicy
 from ..check import report
 from ..check.conflicts import KINDS, find_conflicts
-from ..check.link_changes import LinkPolicy
 from ..config import ROOT_FILES
 from ..errors import UsageError, VaultmemError
 from ..index.notes import Index
@@ -24,8 +24,7 @@ from ..index.tallies import tallies
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
-from ..write.apply import WriteResult, link_policy
-from .http_gate import CURRENT_GRANT
+from ..write.apply import WriteResult
 from .inotify import VaultWatch
 
 if TYPE_CHECKING:
@@ -65,10 +64,10 @@ Source = Annotated[str | None, Field(description="The note it was learned from (
                                                  "note '2026-11-26').")]
 
 
-def links_as(keep_links: bool, new_link: bool,
-             link_mentions: bool = False) -> contextlib.AbstractContextManager[None]:
-    """The link policy of one writing tool call."""
-    return link_policy(LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions))
+def writing(caller: Caller, keep_links: bool, new_link: bool,
+            link_mentions: bool = False) -> Caller:
+    """``caller``, its writes in this call treating links as the call asks."""
+    return caller.linking(LinkPolicy(keep=keep_links, new=new_link, mentions=link_mentions))
 
 
 def compact(data: Any) -> str:
@@ -135,11 +134,12 @@ class Tools:
         self.collected = -COLLECT_EVERY  # when garbage was last collected (monotonic)
 
     @contextlib.contextmanager
-    def fresh(self) -> Iterator[Vault]:
-        """The vault re-scanned now; library errors become tool errors that say the fix."""
+    def fresh(self, caller: Caller) -> Iterator[Vault]:
+        """The vault re-scanned now, as ``caller`` may see it; library errors become tool
+        errors that say the fix."""
         with self._turn():
             try:
-                vault = self.current()
+                vault = self.current(caller)
                 loaded = set(vault.__dict__)
                 yield vault
                 if set(vault.__dict__) != loaded:
@@ -181,13 +181,12 @@ class Tools:
         finally:
             self.lock.release()
 
-    def current(self) -> Vault:
-        """The vault as its files are now, as the caller may see it (an HTTP token limited to
+    def current(self, caller: Caller = LOCAL) -> Vault:
+        """The vault as its files are now, as ``caller`` may see it (an HTTP token limited to
         some folders sees only them): the same object (graph and all) if nothing changed
         (known without reading a file status when the system reports changes)."""
-        grant = CURRENT_GRANT.get()
-        if grant is not None and grant.folders:
-            return self._scoped(grant.folders)
+        if caller.folders:
+            return self._scoped(caller.folders)
         if "index" not in self.vault.__dict__:  # the first read
             _ = self.vault.index
             return self.vault
@@ -238,9 +237,10 @@ class Tools:
         limit: Annotated[int, Whole(ge=1, le=1000, description="Most results.")] = 10,
         passages: Annotated[int, Whole(ge=0, le=100, description="Best passages shown per "
                                        "note.")] = 0,
+        caller: Caller = LOCAL,
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             _known_type(vault, type)
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
                           limit=limit, passages=passages)
@@ -252,11 +252,12 @@ class Tools:
         limit: Annotated[int, Whole(ge=1, le=1000, description="Most results.")] = 10,
         depth: Annotated[int, Whole(ge=1, le=6, description="How many links away candidates "
                                     "may be.")] = 2,
+        caller: Caller = LOCAL,
     ) -> str:
         """Notes related to one note, as the ``related --json`` document."""
         from ..recall.related import related_notes
 
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             note_id, items = related_notes(vault, note, limit=limit, depth=depth)
             return self.out({"note": note_id, "results": [i.to_dict() for i in items]})
 
@@ -265,11 +266,12 @@ class Tools:
         note: NoteName,
         linked: Annotated[bool, Field(description="Also in notes that already link it "
                                       "elsewhere.")] = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """The note's unlinked mentions, as the ``mentions --json`` document."""
         from ..check.mentions import unlinked_mentions
 
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             note_id, found = unlinked_mentions(vault, note)
             return self.out({"note": note_id, "results": [m.to_dict() for m in found
                                                           if linked or not m.linked]})
@@ -285,11 +287,12 @@ class Tools:
                                      "may take.")] = 2000,
         explain: Annotated[bool, Field(description="Then say why each item is in, after the "
                                        "context (not counted in the budget).")] = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """The agent's context as Markdown, as ``vaultmem context`` prints it."""
         from ..recall.context import build_context
 
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
             return self.out(built.explained() if explain else built.text)
 
@@ -298,9 +301,10 @@ class Tools:
         note: NoteName,
         content: Annotated[bool, Field(description="Also return the note's Markdown text "
                                        "(credentials redacted).")] = True,
+        caller: Caller = LOCAL,
     ) -> str:
         """One note as ``vaultmem show`` prints it, then its text."""
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             found = vault.note(note)
             if content:
                 return self.out(report.note_with_text(vault, found))
@@ -310,10 +314,11 @@ class Tools:
         self,
         kinds: Annotated[list[str] | None, Field(description="Only these kinds: " + ", ".join(
             KINDS) + ". Default: all.")] = None,
+        caller: Caller = LOCAL,
     ) -> str:
         """Conflicting memory, as the ``conflicts --json`` document."""
         unknown = sorted(set(kinds or ()) - set(KINDS))
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             if unknown:
                 raise UsageError(f"unknown kind {', '.join(unknown)}; use {', '.join(KINDS)}")
             found = find_conflicts(vault, kinds=tuple(kinds or KINDS))

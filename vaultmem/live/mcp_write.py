@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..check.link_changes import LinkPolicy
+from ..caller import LOCAL, Caller, LinkPolicy
 from ..check.written_links import review_data, review_links
 from ..write import entries, facts, journal
 from .mcp_tools import (
@@ -18,8 +18,8 @@ from .mcp_tools import (
     NewLink,
     Source,
     Tools,
-    links_as,
     moment,
+    writing,
 )
 
 
@@ -35,11 +35,13 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Append a timestamped entry to today's daily note."""
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written([journal.append_daily(vault, text, title=title, when=moment(),
-                                                      dry_run=dry_run)])
+                                                      dry_run=dry_run, caller=writer)])
 
     def fact(
         self,
@@ -57,12 +59,15 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written([facts.record_fact(vault, note, attribute, value, source=source,
                                                    confidence=confidence, valid_from=valid_from,
-                                                   when=moment(), dry_run=dry_run)])
+                                                   when=moment(), dry_run=dry_run,
+                                                   caller=writer)])
 
     def decide(
         self,
@@ -83,14 +88,16 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Record a decision note."""
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written(entries.decide(vault, title, topic=topic, by=by,
                                                supersedes=supersedes, rationale=rationale,
                                                status=status, alternatives=alternatives or (),
                                                body=body, force=force, dry_run=dry_run,
-                                               when=moment()))
+                                               when=moment(), caller=writer))
 
     def lesson(
         self,
@@ -112,14 +119,17 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Record a lesson note for an agent."""
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written([entries.lesson(vault, title, agent=agent,
                                                 pattern_key=pattern_key,
                                                 applies_to=applies_to, source=source,
                                                 status=status, body=body, force=force,
-                                                dry_run=dry_run, when=moment())])
+                                                dry_run=dry_run, when=moment(),
+                                                caller=writer)])
 
     def learn(
         self,
@@ -139,14 +149,16 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Log a correction, error or request; the third of a key becomes a lesson rule."""
         from ..curate.learn import learn
 
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
                                       action=action, agent=agent, area=area, when=moment(),
-                                      dry_run=dry_run))
+                                      dry_run=dry_run, caller=writer))
 
     def now(
         self,
@@ -158,11 +170,13 @@ class WriteTools(Tools):
         keep_links: KeepLinks = False,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """Change the NOW board."""
-        with self.fresh() as vault, links_as(keep_links, new_link, link_mentions):
+        writer = writing(caller, keep_links, new_link, link_mentions)
+        with self.fresh(writer) as vault:
             return self.written(journal.now_update(vault, action, text, when=moment(),
-                                                   dry_run=dry_run))
+                                                   dry_run=dry_run, caller=writer))
 
     def check_links(
         self,
@@ -171,9 +185,10 @@ class WriteTools(Tools):
                                           "decides between notes of one name).")] = None,
         new_link: NewLink = False,
         link_mentions: LinkMentions = False,
+        caller: Caller = LOCAL,
     ) -> str:
         """What the writing tools would do with the links of ``text``."""
-        with self.fresh() as vault:
+        with self.fresh(caller) as vault:
             review = review_links(vault, text, source=vault.note(note).id if note else "",
                                   policy=LinkPolicy(new=new_link, mentions=link_mentions))
             return self.out(review_data(review))

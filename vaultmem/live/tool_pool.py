@@ -16,11 +16,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 
+from ..caller import LOCAL, Caller
 from ..config import Config
-from ..tokens import Grant
 from ..vault import Vault
-from ..write.author import written_by
-from .http_gate import CURRENT_GRANT
 from .mcp_tools import ToolError, busy
 from .mcp_write import WriteTools
 
@@ -55,13 +53,13 @@ class ToolPool:
 
     def tool(self, name: str, like: Callable[..., str]) -> Callable[..., str]:
         """A function with the signature of ``like`` that calls the tool ``name`` in a
-        worker, as the caller's token."""
+        worker, for the ``caller`` it is given."""
         @functools.wraps(like)
-        def call(**arguments: object) -> str:
-            return self.call(name, arguments)
+        def call(*, caller: Caller = LOCAL, **arguments: object) -> str:
+            return self.call(name, arguments, caller)
         return call
 
-    def call(self, name: str, arguments: dict[str, object]) -> str:
+    def call(self, name: str, arguments: dict[str, object], caller: Caller = LOCAL) -> str:
         """Tool ``name``'s answer from a free worker; a call that waited ``call_wait`` seconds
         for one is refused (one that started is never cut short: writes are whole). A worker
         found dead before the call is replaced first; one that dies during it, after."""
@@ -71,10 +69,10 @@ class ToolPool:
             raise busy(self.call_wait) from None
         try:
             try:
-                future = worker.submit(_call, name, arguments, CURRENT_GRANT.get())
+                future = worker.submit(_call, name, arguments, caller)
             except BrokenProcessPool:  # it died while idle: nothing of this call ran
                 worker = self._replaced(worker)
-                future = worker.submit(_call, name, arguments, CURRENT_GRANT.get())
+                future = worker.submit(_call, name, arguments, caller)
             try:
                 return future.result()
             except BrokenProcessPool:
@@ -123,17 +121,12 @@ def _exit_when_orphaned(server: int) -> None:
 def _warm() -> None:
     """Read the index, so that the first call does not."""
     assert _worker_tools is not None
-    with _worker_tools.fresh():
+    with _worker_tools.fresh(LOCAL):
         pass
 
 
-def _call(name: str, arguments: dict[str, object], grant: Grant | None) -> str:
-    """Tool ``name`` called in this worker as the token ``grant`` (None: no token)."""
+def _call(name: str, arguments: dict[str, object], caller: Caller) -> str:
+    """Tool ``name`` called in this worker for ``caller``."""
     assert _worker_tools is not None
-    token = CURRENT_GRANT.set(grant)
-    try:
-        with written_by(grant.agent if grant is not None else None):
-            answer: str = getattr(_worker_tools, name)(**arguments)
-            return answer
-    finally:
-        CURRENT_GRANT.reset(token)
+    answer: str = getattr(_worker_tools, name)(**arguments, caller=caller)
+    return answer

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import dataclasses
 import difflib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from .. import clock
-from ..check.link_changes import LinkChange, LinkPolicy, LinkProblem
+from ..caller import LOCAL, STRICT, Caller, LinkPolicy
+from ..check.link_changes import LinkChange, LinkProblem
 from ..check.written_links import review_links
 from ..errors import UsageError, VaultmemError
 from ..model import Json, Note, Problem
@@ -29,8 +27,6 @@ LINK_HISTORY = ".vaultmem/link-history.md"
 LINK_HISTORY_HEADER = ("# Links vaultmem wrote otherwise than given\n\nOne line a link an agent "
                        "wrote: when, the note, the line, what was given, what was written and "
                        "why.\n\n")
-LINK_POLICY: contextvars.ContextVar[LinkPolicy | None] = contextvars.ContextVar(
-    "link_policy", default=None)  # set by an interface for the writes of one call
 
 
 class WriteRefused(VaultmemError):
@@ -70,22 +66,6 @@ def _refusal(problem: LinkProblem) -> str:
     return f"{problem.link} (line {problem.line}): {problem.why}; {hint} {meant}?{new}"
 
 
-def links_to_be(*note_ids: str) -> contextlib.AbstractContextManager[None]:
-    """The writes inside keep their links to ``note_ids``, notes the same operation writes."""
-    now = LINK_POLICY.get() or LinkPolicy()
-    return link_policy(dataclasses.replace(now, to_be=now.to_be | frozenset(note_ids)))
-
-
-@contextlib.contextmanager
-def link_policy(policy: LinkPolicy) -> Iterator[None]:
-    """The writes inside treat the links they add as ``policy`` says."""
-    token = LINK_POLICY.set(policy)
-    try:
-        yield
-    finally:
-        LINK_POLICY.reset(token)
-
-
 @dataclass
 class WriteResult:
     """What a write did (or, with ``--dry-run``, would do)."""
@@ -121,10 +101,11 @@ def diff_of(rel: str, before: str | None, after: str) -> str:
 
 def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
             check: Check | None, links: list[LinkChange] | None = None,
-            template: str | None = None) -> Callable[[str | None], str | None]:
-    """``change`` followed by reviewing the links it adds (those written otherwise go to
-    ``links``; a new note's lines of ``template``, the owner's, are not its own), parsing the
-    new text and running ``check`` on it."""
+            template: str | None = None, policy: LinkPolicy = STRICT
+            ) -> Callable[[str | None], str | None]:
+    """``change`` followed by reviewing the links it adds as ``policy`` says (those written
+    otherwise go to ``links``; a new note's lines of ``template``, the owner's, are not its
+    own), parsing the new text and running ``check`` on it."""
 
     def run(text: str | None) -> str | None:
         after = change(text)
@@ -137,7 +118,7 @@ def checked(vault: Vault, rel: str, change: Callable[[str | None], str | None],
             check(meant) if check else None)  # what was meant, before its links are reviewed
         if not problem and not meant.generated:  # a generated note's links are vaultmem's
             reviewed = _links_reviewed(vault, rel, text if text is not None else template,
-                                       meant, after, links)
+                                       meant, after, links, policy)
             if reviewed != after:  # links written otherwise: the text to check is new
                 after = reviewed
                 problem = _new_problems(parse_note(rel, after.encode("utf-8"), vault.config),
@@ -156,13 +137,13 @@ def _new_problems(note: Note, had: list[Problem]) -> str | None:
 
 
 def _links_reviewed(vault: Vault, rel: str, before: str | None, meant: Note, after: str,
-                    changes: list[LinkChange] | None) -> str:
+                    changes: list[LinkChange] | None, policy: LinkPolicy) -> str:
     """``after`` (parsed: ``meant``) with the links on its added lines written as
     :func:`review_links` says; LinkRefused when one is refused."""
     old = set((before or "").splitlines())
     added = {number for number, line in enumerate(after.split("\n"), 1) if line not in old}
     review = review_links(vault, after, source=rel[:-3], lines=added,
-                          policy=LINK_POLICY.get() or LinkPolicy(), parsed=meant)
+                          policy=policy, parsed=meant)
     if review.problems:
         raise LinkRefused(rel, review.problems)
     if changes is not None:
@@ -217,15 +198,17 @@ def _properties(text: str) -> list[str] | None:
 
 def apply(vault: Vault, rel: str, change: Callable[[str | None], str | None], *,
           action: str, check: Check | None = None, dry_run: bool = False,
-          template: str | None = None) -> WriteResult:
-    """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) and report it;
-    ``template``: the text a new note starts from (its links are the owner's)."""
-    if not vault.config.in_scope(rel):
+          template: str | None = None, caller: Caller = LOCAL) -> WriteResult:
+    """Run ``change`` on vault file ``rel`` (locked, compare-and-swap) for ``caller`` and
+    report it; ``template``: the text a new note starts from (its links are the owner's)."""
+    if not caller.may_write:
+        raise WriteRefused(f"{rel}: token {caller.name!r} may only read; nothing was written")
+    if not caller.may_touch(rel):
         raise OutsideScope(f"{rel} is outside the folders this token may write "
-                           f"({', '.join(vault.config.scope_folders)}); write there with "
-                           "another token, or ask for one that covers its folder")
+                           f"({', '.join(caller.folders)}); write there with another token, "
+                           "or ask for one that covers its folder")
     links: list[LinkChange] = []
-    run = checked(vault, rel, change, check, links, template)
+    run = checked(vault, rel, change, check, links, template, caller.links)
     note_id = rel.removesuffix(".md")
     if dry_run:
         before = read_text(vault.root, rel)  # a dry run refuses what the write would

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError, VaultmemError
 from ..index.lookup import every_name, named, notes_of_type
 from ..model import Note
@@ -107,9 +108,10 @@ def _expect(kind: str, props: Mapping[str, Value]) -> Check:
 def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value] | None = None,
              links: Mapping[str, Sequence[str]] | None = None, body: str | None = None,
              force: bool = False, dry_run: bool = False, when: dt.datetime | None = None,
-             section: str | None = None) -> WriteResult:
-    """Create a note of type ``kind`` titled ``title`` in its folder, from its template;
-    ``body`` goes under ``## section`` (made if the template has none), else at the end."""
+             section: str | None = None, caller: Caller = LOCAL) -> WriteResult:
+    """Create a note of type ``kind`` titled ``title`` in its folder, from its template, for
+    ``caller``; ``body`` goes under ``## section`` (made if the template has none), else at
+    the end."""
     fields, links = dict(fields or {}), dict(links or {})
     guard(vault, title, body, *(str(v) for v in fields.values()), where=f"new {kind}")
     texts = {f"property {key}": _text(value) for key, value in fields.items()}
@@ -127,7 +129,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     if duplicate is not None:  # created anyway: both stay flagged until one is merged
         links[DUPLICATE_OF] = [duplicate.id]
     when = when or clock.now()
-    writer = author_note(vault)
+    writer = author_note(vault, caller)
     if writer is not None:
         links.setdefault(RECORDED_BY, [writer.id])
     props = _props(vault, rel[:-3], fields, links)
@@ -141,7 +143,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
         return text
 
     result = apply(vault, rel, create, action="created", check=_expect(kind, props),
-                   dry_run=dry_run, template=template)
+                   dry_run=dry_run, template=template, caller=caller)
     if duplicate is not None:
         result.messages.append(f"named like [[{duplicate.id}]]: both are listed by `vaultmem "
                                "conflicts` as a possible duplicate until one is merged")
@@ -169,7 +171,7 @@ def history_line(when: dt.date, text: str) -> str:
 
 
 def supersede(vault: Vault, old: Note, new_id: str, *, when: dt.date,
-              dry_run: bool = False) -> WriteResult:
+              dry_run: bool = False, caller: Caller = LOCAL) -> WriteResult:
     """Mark decision ``old`` superseded by ``new_id``, keeping a history line."""
     link = link_to(vault, old.id, new_id)
 
@@ -180,34 +182,37 @@ def supersede(vault: Vault, old: Note, new_id: str, *, when: dt.date,
         return append_to_section(text, "History", [history_line(when, f"superseded by {link}")])
 
     return apply(vault, old.path, change, action="updated", dry_run=dry_run,
-                 check=_expect(old.type, {"status": "superseded", "superseded_by": link}))
+                 check=_expect(old.type, {"status": "superseded", "superseded_by": link}),
+                 caller=caller)
 
 
 def decide(vault: Vault, title: str, *, topic: str, by: str | None = None,
            supersedes: str | None = None, rationale: str | None = None,
            status: str = "proposed", alternatives: Sequence[str] = (), body: str | None = None,
            force: bool = False, dry_run: bool = False,
-           when: dt.datetime | None = None) -> list[WriteResult]:
+           when: dt.datetime | None = None, caller: Caller = LOCAL) -> list[WriteResult]:
     """Record a decision; ``supersedes`` also marks the older decision superseded."""
     when = when or clock.now()
     old = vault.note(supersedes) if supersedes else None
     if old is not None:
         if old.type not in ("decision", "lesson"):
             raise UsageError(f"--supersedes takes a decision; [[{old.id}]] is a {old.type}")
-        supersede(vault, old, "New", when=when.date(), dry_run=True)  # fails now, not halfway
+        supersede(vault, old, "New", when=when.date(), dry_run=True,  # fails now, not halfway
+                  caller=caller)
     fields: dict[str, Value] = {"topic": topic, "status": status, "rationale": rationale,
                                 "date": when.date().isoformat()}
     if alternatives:
         fields["alternatives"] = list(alternatives)
     links = {"decided_by": [by] if by else [], "supersedes": [old.id] if old else []}
     results = [new_note(vault, "decision", title, fields=fields, links=links, body=body,
-                        force=force, dry_run=dry_run, when=when)]
+                        force=force, dry_run=dry_run, when=when, caller=caller)]
     if status == "proposed":
         results[0].messages.append(f"status proposed: contexts list it among decisions once "
                                    f"approved (vaultmem fact {shlex.quote(results[0].id)} "
                                    "status approved)")
     if old is not None:
-        results.append(supersede(vault, old, results[0].id, when=when.date(), dry_run=dry_run))
+        results.append(supersede(vault, old, results[0].id, when=when.date(), dry_run=dry_run,
+                                 caller=caller))
     return results
 
 
@@ -215,9 +220,10 @@ def lesson(vault: Vault, title: str, *, agent: str | None = None,
            pattern_key: str | None = None,
            applies_to: str | None = None, source: str | None = None, status: str = "observing",
            body: str | None = None, force: bool = False, dry_run: bool = False,
-           when: dt.datetime | None = None) -> WriteResult:
-    """Record a lesson learned by ``agent`` (an existing agent note; None: the one writing)."""
-    chosen = agent_for(vault, agent)
+           when: dt.datetime | None = None, caller: Caller = LOCAL) -> WriteResult:
+    """Record a lesson learned by ``agent`` (an existing agent note; None: the one ``caller``
+    writes as)."""
+    chosen = agent_for(vault, agent, caller)
     if chosen is None:
         raise UsageError("a lesson is an agent's: name the agent (its agent note)")
     agent_note = vault.note(chosen, kind="agent")
@@ -225,4 +231,4 @@ def lesson(vault: Vault, title: str, *, agent: str | None = None,
     links = {"agent": [agent_note.id], "applies_to": [applies_to] if applies_to else [],
              "source": [source] if source else []}
     return new_note(vault, "lesson", title, fields=fields, links=links, body=body, force=force,
-                    dry_run=dry_run, when=when, section=RULE)
+                    dry_run=dry_run, when=when, section=RULE, caller=caller)

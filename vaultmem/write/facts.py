@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError
 from ..model import Note
 from ..read import frontmatter
@@ -52,9 +53,9 @@ def same_value(old: object, new: object) -> bool:
 
 
 def _provenance(vault: Vault, note_id: str, source: str | None, confidence: float | None,
-                valid_from: str | None) -> str:
+                valid_from: str | None, caller: Caller) -> str:
     """`` (by [[Agent]], source [[X]], confidence 0.9, valid from D)`` or nothing."""
-    writer = author_note(vault)
+    writer = author_note(vault, caller)
     parts = [stamp(link_to(vault, note_id, writer.id))] if writer else []
     if source:
         parts.append(f"source {link_to(vault, note_id, source)}")
@@ -68,8 +69,9 @@ def _provenance(vault: Vault, note_id: str, source: str | None, confidence: floa
 def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
                 source: str | None = None, confidence: float | None = None,
                 valid_from: str | None = None, when: dt.datetime | None = None,
-                dry_run: bool = False) -> WriteResult:
-    """Set ``attribute`` of the ``entity`` note; the old value stays in ``## History``."""
+                dry_run: bool = False, caller: Caller = LOCAL) -> WriteResult:
+    """Set ``attribute`` of the ``entity`` note for ``caller``; the old value stays in
+    ``## History``."""
     guard(vault, value, attribute, source, valid_from, where=f"fact {attribute}")
     _check_line(attribute, {"value": value, "source": source, "valid from": valid_from})
     if not KEY.fullmatch(attribute) or attribute.lower() in HOUSEKEEPING:
@@ -80,7 +82,7 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
     note = vault.note(entity)
     today = (when or clock.now()).date()
     new = parse_value(value)
-    extra = _provenance(vault, note.id, source, confidence, valid_from)
+    extra = _provenance(vault, note.id, source, confidence, valid_from, caller)
     outcome: dict[str, object] = {}
 
     def change(text: str | None) -> str | None:
@@ -102,7 +104,7 @@ def record_fact(vault: Vault, entity: str, attribute: str, value: str, *,
         return append_to_section(text, "History", history)
 
     result = apply(vault, note.path, change, action="updated", dry_run=dry_run,
-                   check=lambda n: _check(n, attribute, new))
+                   check=lambda n: _check(n, attribute, new), caller=caller)
     return _report(result, attribute, outcome)
 
 
@@ -169,7 +171,8 @@ def _report(result: WriteResult, attribute: str, outcome: dict[str, object]) -> 
 
 
 def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
-                 when: dt.datetime | None = None, dry_run: bool = False) -> WriteResult:
+                 when: dt.datetime | None = None, dry_run: bool = False,
+                 caller: Caller = LOCAL) -> WriteResult:
     """Keep the entity note's value of ``attribute``: a history line says what it was kept over
     (``over``, e.g. ``UTC+7 in [[Daily/2026-11-26]]``) and ``updated`` moves to today."""
     note = vault.note(entity)
@@ -185,4 +188,4 @@ def confirm_fact(vault: Vault, entity: str, attribute: str, over: str, *,
         text = set_properties(text, {"updated": today.isoformat()})
         return append_to_section(text, "History", [line])
 
-    return apply(vault, note.path, change, action="updated", dry_run=dry_run)
+    return apply(vault, note.path, change, action="updated", dry_run=dry_run, caller=caller)

@@ -3,6 +3,7 @@ folder to leave out of vaultmem's findings."""
 
 from __future__ import annotations
 
+from ..caller import LOCAL, Caller
 from ..errors import UsageError
 from ..ignored import PATH, ignore_line, parse_ignored, parse_line
 from ..vault import Vault
@@ -13,7 +14,7 @@ HEADER = ("# Findings vaultmem leaves out: 'finding ID', 'kind KIND' or 'folder 
 
 
 def add_ignored(vault: Vault, what: str, value: str, *, why: str = "",
-                dry_run: bool = False) -> WriteResult:
+                dry_run: bool = False, caller: Caller = LOCAL) -> WriteResult:
     """Ignore a finding id, a whole kind or a folder from now on (nothing if it already is)."""
     line = ignore_line(what, value.strip().strip("/"), why)
     if "\n" in line or _parsed(line) != (what, value.strip().strip("/")):
@@ -28,7 +29,7 @@ def add_ignored(vault: Vault, what: str, value: str, *, why: str = "",
         text = old if old is not None else HEADER
         return text + ("" if text.endswith("\n") else "\n") + line + "\n"
 
-    return apply(vault, PATH, change, action="updated", dry_run=dry_run)
+    return apply(vault, PATH, change, action="updated", dry_run=dry_run, caller=caller)
 
 
 def _parsed(line: str) -> tuple[str, str] | None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError, VaultmemError
 from ..model import Note
 from ..moment import format_moment
@@ -59,8 +60,10 @@ def entry_title(text: str) -> str:
 
 
 def append_daily(vault: Vault, text: str, *, title: str | None = None,
-                 when: dt.datetime | None = None, dry_run: bool = False) -> WriteResult:
-    """Append ``### HH:MM — Title`` and ``text`` to the day's note, creating it if needed."""
+                 when: dt.datetime | None = None, dry_run: bool = False,
+                 caller: Caller = LOCAL) -> WriteResult:
+    """Append ``### HH:MM — Title`` and ``text`` to the day's note, creating it if needed,
+    signed by the agent ``caller`` writes as."""
     if not text.strip():
         raise UsageError("nothing to log: the entry text is empty")
     guard(vault, text, title, where="daily entry")
@@ -69,7 +72,7 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
     name = (title or entry_title(text)).strip()
     heading = f"### {when:%H:%M} — {name}"
     body = text.strip()
-    writer = author_note(vault)
+    writer = author_note(vault, caller)
     by = stamp(link_to(vault, rel[:-3], writer.id)) + "\n" if writer else ""
     check_entry(body, title, f"{heading}\n{by}")
     block = f"{heading}\n{by}" if body in name else f"{heading}\n{by}{body}\n"
@@ -87,7 +90,7 @@ def append_daily(vault: Vault, text: str, *, title: str | None = None,
         return None if found else "the entry heading would not be a heading"
 
     return apply(vault, rel, change, action="appended", check=check, dry_run=dry_run,
-                 template=fresh)
+                 template=fresh, caller=caller)
 
 
 def check_entry(text: str, title: str | None, above: str) -> None:
@@ -151,7 +154,8 @@ def _now_base(vault: Vault, old: str | None, when: dt.datetime) -> str:
 
 
 def now_update(vault: Vault, action: str, text: str | None = None, *,
-               when: dt.datetime | None = None, dry_run: bool = False) -> list[WriteResult]:
+               when: dt.datetime | None = None, dry_run: bool = False,
+               caller: Caller = LOCAL) -> list[WriteResult]:
     """Change the NOW board: set, add, done, block, unblock or clear (``text`` = section)."""
     when, item = when or clock.now(), (text or "").strip()
     guard(vault, text, where="NOW board")
@@ -160,17 +164,18 @@ def now_update(vault: Vault, action: str, text: str | None = None, *,
     check_board_text(action, item)
     edit = _now_edit(action, item)
     if action == "done":  # its daily entry is refused now, not after the board is written
-        append_daily(vault, item, title=done_title(item), when=when, dry_run=True)
+        append_daily(vault, item, title=done_title(item), when=when, dry_run=True,
+                     caller=caller)
 
     def change(old: str | None) -> str:
         board = edit(_now_base(vault, old, when))
         return set_property(board, "updated", when.date().isoformat()) if board != old else board
 
     results = [apply(vault, NOW_PATH, change, action="updated", dry_run=dry_run,
-                     template=_now_base(vault, None, when))]
+                     template=_now_base(vault, None, when), caller=caller)]
     if action == "done":
         results.append(append_daily(vault, item, title=done_title(item), when=when,
-                                    dry_run=dry_run))
+                                    dry_run=dry_run, caller=caller))
     return results
 
 

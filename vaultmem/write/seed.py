@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from .. import clock
+from ..caller import LOCAL, Caller
 from ..errors import UsageError
 from ..model import Json
 from ..vault import Vault
@@ -17,7 +18,7 @@ NEW_MEMORY = "---\ntype: core\n---\n# MEMORY\n"
 
 
 def write_fact(vault: Vault, fact: str, category: str, *, when: dt.datetime | None = None,
-               dry_run: bool = False) -> WriteResult:
+               dry_run: bool = False, caller: Caller = LOCAL) -> WriteResult:
     """Append ``- DATE: fact`` to the category's section of MEMORY.md (created if missing)."""
     title = CATEGORIES.get(category.lower())
     if title is None:
@@ -34,7 +35,7 @@ def write_fact(vault: Vault, fact: str, category: str, *, when: dt.datetime | No
             return None  # the same fact on the same day is written once
         return append_to_section(base, title, [line])
 
-    return apply(vault, MEMORY_PATH, change, action="appended", dry_run=dry_run)
+    return apply(vault, MEMORY_PATH, change, action="appended", dry_run=dry_run, caller=caller)
 
 
 def read_memory(vault: Vault) -> Json:
