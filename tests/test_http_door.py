@@ -223,3 +223,42 @@ def test_the_documented_nginx_block_s_requests_never_count_as_this_machine_s(
     with http_server(sample, tmp_path / "none.json") as url:
         answer = opened(url, None, **as_nginx)
     assert answer.status_code == 403
+
+
+def test_a_reading_call_past_its_time_is_stopped_and_a_write_never_is(
+        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from vaultmem.index import sql
+    from vaultmem.live.mcp_write import WriteTools
+    from vaultmem.vault import Vault
+
+    monkeypatch.setattr(sql, "PROGRESS_EVERY", 1)  # the clock looked at every step
+    tools = WriteTools(Vault(sample), watch=False, call_seconds=0.0)  # stopped at once
+    with pytest.raises(ToolError, match=r"ran past this server's 0 s a call and was stopped"):
+        tools.context(query="OCR pricing DataFlow", budget=4000)
+    assert json.loads(tools.daily(text="Wrote while reads are stopped."))["results"]
+    assert "Wrote while reads are stopped." in (sample / "Daily" / "2026-11-29.md").read_text()
+    tools.call_seconds = None
+    assert "OCR" in tools.context(query="OCR pricing DataFlow", budget=4000)
+
+
+def test_a_worker_past_twice_its_time_is_stopped_and_replaced(sample: Path) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from vaultmem.live.mcp_write import WriteTools
+    from vaultmem.live.tool_pool import ToolPool
+    from vaultmem.vault import Vault
+
+    pool = ToolPool(Vault(sample), workers=1, watch=False, call_wait=TIMEOUT, call_seconds=0.0)
+    like = WriteTools(Vault(sample), watch=False)
+    search = pool.tool("search", like.search, reading=True)
+    daily = pool.tool("daily", like.daily, reading=False)
+    try:
+        first = [*pool._all[0]._processes]  # type: ignore[attr-defined]
+        with pytest.raises(ToolError, match="ran past this server's 0 s a call"):
+            search(query="OCR")
+        assert [*pool._all[0]._processes] != first  # type: ignore[attr-defined]
+        assert json.loads(daily(text="Written by a fresh worker."))["results"]
+    finally:
+        pool.close()

@@ -37,6 +37,10 @@ class QuestionTooLong(UsageError):
     """A query is longer than any question, so answering it would cost without bound."""
 
 
+class CallTooLong(VaultmemError):
+    """A call of a long-running server ran past its time and was stopped; nothing changed."""
+
+
 class NoteNotFound(VaultmemError):
     """No note matches the given id, name or path."""
 

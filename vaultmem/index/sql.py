@@ -7,7 +7,10 @@ import contextlib
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
+
+from ..errors import CallTooLong
 
 # ``column IN {IN_ARRAY}`` with one bound parameter: :func:`array` (no limit on the count, one
 # statement text for any count, so SQLite prepares it once)
@@ -71,3 +74,41 @@ def transaction(db: sqlite3.Connection, *, write: bool = True) -> Iterator[sqlit
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+PROGRESS_EVERY = 20_000  # SQLite virtual machine steps between two looks at the clock
+
+
+@contextlib.contextmanager
+def within(db: sqlite3.Connection, seconds: float | None) -> Iterator[None]:
+    """Statements run on ``db`` inside end once ``seconds`` have passed (None: no limit),
+    with CallTooLong; what they read is never half used, since the statement fails whole.
+
+    >>> db = sqlite3.connect(":memory:")
+    >>> endless = ("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
+    ...            "SELECT max(x) FROM n")
+    >>> with within(db, 0.05):
+    ...     db.execute(endless).fetchone()
+    Traceback (most recent call last):
+    vaultmem.errors.CallTooLong: the call ran past this server's 0.05 s a call and was ...
+    """
+    if seconds is None:
+        yield
+        return
+    deadline = time.monotonic() + seconds
+    db.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_EVERY)
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if str(exc) != "interrupted":
+            raise
+        raise too_long(seconds) from exc
+    finally:
+        db.set_progress_handler(None, 0)
+
+
+def too_long(seconds: float) -> CallTooLong:
+    """The error of a call stopped after ``seconds``."""
+    return CallTooLong(f"the call ran past this server's {seconds:g} s a call and was "
+                       "stopped; ask for less (a shorter query, a smaller budget, limit or "
+                       "depth)")

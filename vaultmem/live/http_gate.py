@@ -35,6 +35,7 @@ class Limits:
     calls_per_second: float = 20.0  # per token, with bursts of as many (429 above)
     call_wait: float = 30.0  # seconds a call may wait for its turn before it is refused
     sessions_per_token: int = 64  # MCP sessions one token may hold open (429 above)
+    call_seconds: float = 10.0  # seconds a reading call may run before it is stopped
 
 
 class TokenBook:

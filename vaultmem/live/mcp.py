@@ -123,10 +123,12 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
                                                     log_level="WARNING")
     tools = WriteTools(Vault(vault.root, config=vault.config, use_cache=vault.use_cache),
                        watch=watch and pool is None,  # with a pool: for the signatures only
-                       call_wait=limits.call_wait if limits else None)
+                       call_wait=limits.call_wait if limits else None,
+                       call_seconds=limits.call_seconds if limits else None)
     offered = {**READ_TOOLS, **({} if read_only else WRITE_TOOLS)}
     for name, description in offered.items():
-        tool = getattr(tools, name) if pool is None else pool.tool(name, getattr(tools, name))
+        tool = getattr(tools, name) if pool is None else \
+            pool.tool(name, getattr(tools, name), reading=name in READ_TOOLS)
         _add(server, called_by_request(tool), name, description, read_only=name in READ_TOOLS)
     return server
 

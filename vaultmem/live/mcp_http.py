@@ -78,7 +78,8 @@ def serve_http(vault: Vault, address: str, *, tokens: Path, limits: Limits,
         raise MissingExtra("mcp --http needs the MCP SDK 2.x: pip install 'vaultmem[mcp]'") \
             from exc
     pool = None if workers == 1 else ToolPool(vault, workers=workers, watch=watch,
-                                              call_wait=limits.call_wait)
+                                              call_wait=limits.call_wait,
+                                              call_seconds=limits.call_seconds)
     server = build_server(vault, read_only=read_only, watch=watch, limits=limits, pool=pool)
     from mcp.server.transport_security import TransportSecuritySettings
 

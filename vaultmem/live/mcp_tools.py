@@ -20,6 +20,7 @@ from ..check.conflicts import KINDS, find_conflicts
 from ..config import ROOT_FILES
 from ..errors import UsageError, VaultmemError
 from ..index.notes import Index
+from ..index.sql import within
 from ..index.tallies import tallies
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
@@ -124,24 +125,27 @@ def _known_type(vault: Vault, kind: str | None) -> None:
 class Tools:
     """The vault's tools; one call at a time, each on the vault's current files."""
 
-    def __init__(self, vault: Vault, *, watch: bool = True,
-                 call_wait: float | None = None) -> None:
+    def __init__(self, vault: Vault, *, watch: bool = True, call_wait: float | None = None,
+                 call_seconds: float | None = None) -> None:
         self.vault = vault
         self.lock = threading.Lock()
         self.watch = VaultWatch(vault.root) if watch else None  # before the first read
         self.call_wait = call_wait  # seconds a call waits for its turn (None: as long as needed)
+        self.call_seconds = call_seconds  # seconds a reading call may run (None: no limit)
         self.scoped: dict[tuple[str, ...], Vault] = {}  # the vaults of tokens' folders
         self.collected = -COLLECT_EVERY  # when garbage was last collected (monotonic)
 
     @contextlib.contextmanager
-    def fresh(self, caller: Caller) -> Iterator[Vault]:
-        """The vault re-scanned now, as ``caller`` may see it; library errors become tool
+    def fresh(self, caller: Caller, *, reading: bool = True) -> Iterator[Vault]:
+        """The vault re-scanned now, as ``caller`` may see it; a reading call's queries end
+        after ``call_seconds`` (a write is never cut short); library errors become tool
         errors that say the fix."""
         with self._turn():
             try:
                 vault = self.current(caller)
                 loaded = set(vault.__dict__)
-                yield vault
+                with within(vault.store.db, self.call_seconds if reading else None):
+                    yield vault
                 if set(vault.__dict__) != loaded:
                     self._keep_out_of_collections()
                 for notice in dict.fromkeys(vault.notices):  # the server's stderr log

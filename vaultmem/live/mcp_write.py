@@ -39,7 +39,7 @@ class WriteTools(Tools):
     ) -> str:
         """Append a timestamped entry to today's daily note."""
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written([journal.append_daily(vault, text, title=title, when=moment(),
                                                       dry_run=dry_run, caller=writer)])
 
@@ -63,7 +63,7 @@ class WriteTools(Tools):
     ) -> str:
         """Set a fact on an entity note; the old value stays in its history."""
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written([facts.record_fact(vault, note, attribute, value, source=source,
                                                    confidence=confidence, valid_from=valid_from,
                                                    when=moment(), dry_run=dry_run,
@@ -92,7 +92,7 @@ class WriteTools(Tools):
     ) -> str:
         """Record a decision note."""
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written(entries.decide(vault, title, topic=topic, by=by,
                                                supersedes=supersedes, rationale=rationale,
                                                status=status, alternatives=alternatives or (),
@@ -123,7 +123,7 @@ class WriteTools(Tools):
     ) -> str:
         """Record a lesson note for an agent."""
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written([entries.lesson(vault, title, agent=agent,
                                                 pattern_key=pattern_key,
                                                 applies_to=applies_to, source=source,
@@ -155,7 +155,7 @@ class WriteTools(Tools):
         from ..curate.learn import learn
 
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written(learn(vault, kind, text, pattern_key=pattern_key, context=context,
                                       action=action, agent=agent, area=area, when=moment(),
                                       dry_run=dry_run, caller=writer))
@@ -174,7 +174,7 @@ class WriteTools(Tools):
     ) -> str:
         """Change the NOW board."""
         writer = writing(caller, keep_links, new_link, link_mentions)
-        with self.fresh(writer) as vault:
+        with self.fresh(writer, reading=False) as vault:
             return self.written(journal.now_update(vault, action, text, when=moment(),
                                                    dry_run=dry_run, caller=writer))
 

@@ -18,12 +18,14 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..caller import LOCAL, Caller
 from ..config import Config
+from ..index.sql import too_long
 from ..vault import Vault
 from .mcp_tools import ToolError, busy
 from .mcp_write import WriteTools
 
 log = logging.getLogger(__name__)
 ORPHAN_CHECK_SECONDS = 0.5  # how often a worker checks that the server that started it runs
+BACKSTOP_FACTOR = 2.0  # a reading call's worker is stopped at twice its queries' limit
 
 _worker_tools: WriteTools | None = None  # the tools of this process, when it is a worker
 
@@ -34,9 +36,11 @@ class ToolPool:
     worker is a pool of its own: one that dies takes only its own call with it."""
 
     def __init__(self, vault: Vault, *, workers: int, watch: bool,
-                 call_wait: float | None) -> None:
-        self.setup = (vault.root, vault.config, vault.use_cache, watch)
+                 call_wait: float | None, call_seconds: float | None = None) -> None:
+        self.setup = (vault.root, vault.config, vault.use_cache, watch, call_seconds)
         self.call_wait = call_wait
+        self.call_seconds = call_seconds
+        self.reading: set[str] = set()  # the tools whose calls may be stopped
         self._free: queue.Queue[concurrent.futures.ProcessPoolExecutor] = queue.Queue()
         self._all = [self._started() for _ in range(workers)]
         for worker in self._all:
@@ -51,9 +55,12 @@ class ToolPool:
         worker.submit(_warm)  # it starts now, not at the first call
         return worker
 
-    def tool(self, name: str, like: Callable[..., str]) -> Callable[..., str]:
-        """A function with the signature of ``like`` that calls the tool ``name`` in a
-        worker, for the ``caller`` it is given."""
+    def tool(self, name: str, like: Callable[..., str], *, reading: bool) -> Callable[..., str]:
+        """A function with the signature of ``like`` that calls the tool ``name`` (a
+        ``reading`` one, or one that writes) in a worker, for the ``caller`` it is given."""
+        if reading:
+            self.reading.add(name)
+
         @functools.wraps(like)
         def call(*, caller: Caller = LOCAL, **arguments: object) -> str:
             return self.call(name, arguments, caller)
@@ -74,18 +81,31 @@ class ToolPool:
                 worker = self._replaced(worker)
                 future = worker.submit(_call, name, arguments, caller)
             try:
-                return future.result()
+                return future.result(timeout=self._backstop(name))
             except BrokenProcessPool:
                 worker = self._replaced(worker)
                 raise ToolError("a worker process of the server stopped during this call "
                                 "(see the server's log); call again") from None
+            except concurrent.futures.TimeoutError:  # past its queries' own limit: stopped
+                worker = self._replaced(worker, kill=True)
+                raise ToolError(str(too_long(self.call_seconds or 0))) from None
         finally:
             self._free.put(worker)
 
-    def _replaced(self, dead: concurrent.futures.ProcessPoolExecutor
-                  ) -> concurrent.futures.ProcessPoolExecutor:
-        """A new worker in place of ``dead``."""
-        log.warning("a worker process stopped (killed, or out of memory); starting a new one")
+    def _backstop(self, name: str) -> float | None:
+        """Seconds after which a reading call's worker is stopped, if its queries' limit did
+        not end it (a loop in Python); a write is never cut short."""
+        if self.call_seconds is None or name not in self.reading:
+            return None
+        return self.call_seconds * BACKSTOP_FACTOR
+
+    def _replaced(self, dead: concurrent.futures.ProcessPoolExecutor, *,
+                  kill: bool = False) -> concurrent.futures.ProcessPoolExecutor:
+        """A new worker in place of ``dead`` (with ``kill``, one still running, stopped)."""
+        log.warning("a worker process stopped (killed, out of memory, or past its time); "
+                    "starting a new one")
+        for process in list(getattr(dead, "_processes", {}).values()) if kill else []:
+            process.kill()
         dead.shutdown(wait=False, cancel_futures=True)
         worker = self._started()
         self._all[self._all.index(dead)] = worker
@@ -98,12 +118,13 @@ class ToolPool:
 
 
 def _start_worker(root: os.PathLike[str], config: Config, use_cache: bool, watch: bool,
-                  server: int) -> None:
+                  call_seconds: float | None, server: int) -> None:
     """Make this worker's tools; Ctrl-C is the server's to handle (it reaches the whole
     process group), and a worker whose server died exits."""
     global _worker_tools
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_tools = WriteTools(Vault(root, config=config, use_cache=use_cache), watch=watch)
+    _worker_tools = WriteTools(Vault(root, config=config, use_cache=use_cache), watch=watch,
+                               call_seconds=call_seconds)
     threading.Thread(target=_exit_when_orphaned, args=(server,), daemon=True,
                      name="vaultmem-orphan-check").start()
 
