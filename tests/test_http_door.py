@@ -262,3 +262,29 @@ def test_a_worker_past_twice_its_time_is_stopped_and_replaced(sample: Path) -> N
         assert json.loads(daily(text="Written by a fresh worker."))["results"]
     finally:
         pool.close()
+
+
+def test_one_token_s_calls_take_turns_and_leave_room_to_other_tokens() -> None:
+    import anyio
+
+    from vaultmem.live.http_gate import Limits
+    from vaultmem.live.mcp import TokenTurns
+    from vaultmem.tokens import Grant
+
+    turns = TokenTurns(Limits(token_calls=1, call_wait=0.2))
+    heavy, other = Grant("heavy", "read"), Grant("other", "read")
+    order: list[str] = []
+
+    async def run() -> None:
+        async with turns.of(heavy):
+            order.append("heavy 1 runs")
+            async with turns.of(other):  # another token is not held up
+                order.append("other runs")
+            with pytest.raises(Exception, match=r"waited 0\.2 s for its turn"):
+                async with turns.of(heavy):  # the same token's second call waits
+                    order.append("heavy 2 ran beside heavy 1")
+        async with turns.of(heavy):
+            order.append("heavy 3 runs after")
+
+    anyio.run(run)
+    assert order == ["heavy 1 runs", "other runs", "heavy 3 runs after"]

@@ -82,6 +82,9 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
 @click.option("--call-time", default=Limits.call_seconds, show_default=True,
               type=click.FloatRange(0.1), help="Seconds a reading call may run before it is "
               "stopped (a write is never cut short).")
+@click.option("--token-calls", type=click.IntRange(1, 64), metavar="N",
+              help="Calls one token may have running at once, the others waiting their turn "
+              "[default: one less than --workers, at least 1].")
 @click.option("--max-sessions", default=Limits.sessions_per_token, show_default=True,
               type=click.IntRange(1, 10_000), help="MCP sessions one token may hold open "
               "(429 above).")
@@ -92,7 +95,8 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
 def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: bool,
                 address: str | None, tokens_path: Path | None, max_body: int, max_results: int,
                 max_budget: int, calls_per_second: float, call_wait: float,
-                call_time: float, max_sessions: int, workers: int) -> None:
+                call_time: float, token_calls: int | None, max_sessions: int,
+                workers: int) -> None:
     """Serve the memory to agents as Model Context Protocol tools over stdio, or over HTTP
     with --http.
 
@@ -125,7 +129,8 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: 
     from ..live.mcp_http import serve_http
 
     limits = Limits(max_body, max_results, max_budget, calls_per_second, call_wait,
-                    sessions_per_token=max_sessions, call_seconds=call_time)
+                    sessions_per_token=max_sessions, call_seconds=call_time,
+                    token_calls=token_calls or max(1, workers - 1))
     serve_http(vault, address, tokens=tokens_path or default_tokens_path(), limits=limits,
                read_only=read_only, watch=not check_files, workers=workers,
                command_line=CommandLine(main, warm),

@@ -36,6 +36,7 @@ class Limits:
     call_wait: float = 30.0  # seconds a call may wait for its turn before it is refused
     sessions_per_token: int = 64  # MCP sessions one token may hold open (429 above)
     call_seconds: float = 10.0  # seconds a reading call may run before it is stopped
+    token_calls: int = 1  # calls one token may have running at once; the others wait their turn
 
 
 class TokenBook:

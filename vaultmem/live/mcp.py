@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -15,6 +16,7 @@ from ..vault import Vault
 from .forked import CommandLine
 from .http_gate import Limits, grant_of_request
 from .keeper import IndexKeeper
+from .mcp_tools import busy
 from .mcp_write import WriteTools
 
 if TYPE_CHECKING:
@@ -141,6 +143,8 @@ def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import ValidationError
 
+    turns = TokenTurns(limits)
+
     class Guarded(base):  # type: ignore[misc,valid-type]
         """The MCP server with plain argument errors and the calls' grants."""
 
@@ -153,7 +157,8 @@ def _guarded(base: type[MCPServer], limits: Limits | None) -> type[MCPServer]:
                 if refusal:
                     raise ToolError(refusal)
             try:
-                return await super().call_tool(name, arguments, context)
+                async with turns.of(grant):
+                    return await super().call_tool(name, arguments, context)
             except ToolError as exc:
                 if not isinstance(exc.__cause__, ValidationError):
                     raise
@@ -197,6 +202,34 @@ def caller_of(grant: Grant | None) -> Caller:
     """The caller of a tool call: its token's, or the vault's own user (stdio, or a loopback
     server without tokens)."""
     return LOCAL if grant is None else grant.as_caller()
+
+
+class TokenTurns:
+    """Each token's calls take turns: at most ``limits.token_calls`` of one token run at once
+    (the others wait, at most ``limits.call_wait`` seconds), so one token sending many heavy
+    calls at once leaves the server's other workers to other tokens."""
+
+    def __init__(self, limits: Limits | None) -> None:
+        self.limits = limits
+        self.by_token: dict[str, Any] = {}  # token name: its anyio.Semaphore
+
+    @contextlib.asynccontextmanager
+    async def of(self, grant: Grant | None) -> AsyncIterator[None]:
+        """A turn for a call of ``grant``'s token (none needed over stdio or without limits)."""
+        if grant is None or self.limits is None:
+            yield
+            return
+        import anyio
+
+        turn = self.by_token.setdefault(grant.name, anyio.Semaphore(self.limits.token_calls))
+        with anyio.move_on_after(self.limits.call_wait) as waited:
+            await turn.acquire()
+        if waited.cancelled_caught:
+            raise busy(self.limits.call_wait)
+        try:
+            yield
+        finally:
+            turn.release()
 
 
 def _request_of(context: Any) -> Any:
