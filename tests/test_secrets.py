@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
+import time
+import unicodedata
+from pathlib import Path
 
 import pytest
 
 from vaultmem import secrets
 from vaultmem.errors import ConfigError
+from vaultmem.recall.search import search
 from vaultmem.secrets import (
     DEFAULT_PATTERNS,
     SecretHit,
@@ -18,8 +24,10 @@ from vaultmem.secrets import (
     find_secrets,
     redact,
 )
+from vaultmem.vault import Vault
 
-from .conftest import CORPUS, SAMPLE
+from .conftest import CORPUS, SAMPLE, hash_tree, write_notes
+from .test_cli import run
 
 # Obviously fake values, assembled so no real-looking credential is committed.
 FILL = "A1b2C3d4"
@@ -262,20 +270,35 @@ def test_bad_regex_error_names_the_regex_error_without_echoing_it() -> None:
     assert "missing )" in str(info.value) and "hunter2" not in str(info.value)
 
 
-@pytest.mark.parametrize("text", [
-    "a." * 20_000,
-    "password=" + "x" * 20_000,
-    "-----BEGIN " + "PRIVATE KEY-----\n" + "-----BEGIN " * 2_000,
-    "https://" + "a:b" * 10_000,
-    ("Ab1" * 5_000 + " ") * 4,
+UNTERMINATED_KEY = "-----BEGIN " + "PRIVATE KEY-----\n" + "-----BEGIN " * 2_000
+SCAN_SECONDS = 1.0  # a linear scan of these takes milliseconds; a backtracking one, minutes
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("a." * 20_000, []),
+    ("password=" + "x" * 20_000, []),  # a mask, not a credential
+    (UNTERMINATED_KEY, [SecretHit("private key block", 1, 1, 0, len(UNTERMINATED_KEY))]),
+    ("https://" + "a:b" * 10_000, []),
+    (("Ab1" * 5_000 + " ") * 4, []),  # too few distinct characters to be random
+    ("A1b2\n" * 10_000, []),  # one token over 10,000 lines, joined
+    ("ghp_\n" * 5_000, []),
+    ("password:\n" * 10_000, []),  # each line the next one's key, never its value
+    ("\u200b" * 20_000, []),
+    ("\u0430" + "1\u0430" * 10_000, []),  # one word of look-alikes and digits, read as Latin
+    ("\r" * 20_000, []),
+    ("\uff21" * 20_000, []),
+    ("".join(char for char in secrets._compatible() if len(char) == 1) * 20, []),  # each folded
+    ("\U0001f600" * 20_000, []),
 ])
-def test_pathological_input_is_scanned_quickly(text: str) -> None:
-    find_secrets(text)
+def test_pathological_input_is_scanned_quickly(text: str, found: list[SecretHit]) -> None:
+    started = time.perf_counter()
+    assert find_secrets(text) == found
+    assert time.perf_counter() - started < SCAN_SECONDS
 
 
 def _every_kind_scanned(text: str) -> list[tuple[int, int, int, str]]:
     """What the patterns find when every one of them scans ``text`` (no shortcut)."""
-    return secrets._merge(sorted(secrets._candidates(text, secrets._ranked(()))))
+    return secrets._merge(sorted(secrets._raw(text, secrets._ranked(()), every=True)))
 
 
 def test_the_one_scan_shortcut_never_misses_what_the_kinds_find() -> None:
@@ -294,3 +317,187 @@ ODD_CASES = ["PA\u017f\u017fWORD: hunter2xyz", "ap\u0131_key = Zq8xWm2pLk9v", "B
 @pytest.mark.parametrize("text", ODD_CASES)
 def test_keywords_are_found_in_any_case_re_matches(text: str) -> None:
     assert find_secrets(text) and redact(text) != text
+
+
+# Disguised credentials: kind, text before the secret, the secret as written, text after it.
+# The guard reads them as the plain credential; the hit, the redaction and the refusal name
+# the span as written, and never quote it.
+UPPER = FILL.upper()
+DISGUISED = [
+    ("GitHub token", "push with ", "ghp_" + FILL * 2 + "\u200b" + FILL * 3, " now"),
+    ("GitHub token", "push with ", "ghp_" + FILL + "\u200c" + FILL * 2 + "\u200d" + FILL * 2, ""),
+    ("AWS access key id", "id ", "AKIA\u2060" + UPPER * 2, " for backups"),
+    ("AWS access key id", "id ", "AKIA" + UPPER + "\ufeff" + UPPER, ""),
+    ("Google API key", "maps ", "AIza" + FILL * 2 + "\u00ad" + FILL * 2 + "xyz", ""),
+    ("password assignment", "pass\u00adword: ", "hunter2is\u00adgreat", ""),
+    ("GitHub token", "token: ", "ghp_" + FILL * 2 + "\n" + FILL * 3, " for pushes"),
+    ("GitHub token", "export GH=", "ghp_" + FILL * 3 + "\\\n    " + FILL * 2, ""),
+    ("AWS access key id", "> id ", "AKIA" + UPPER + "\n> " + UPPER, ""),
+    ("GitHub token", "", "\n".join(["ghp_" + FILL, *[FILL] * 4]), " and more"),
+    ("GitHub token", "see\n", "ghp\n_" + FILL * 5, ""),
+    ("password assignment", "password:\n  ", "hunter2isgreat", ""),
+    ("password assignment", "db_password: |\n  ", "hunter2isgreat", "\nport: 5432"),
+    ("password assignment", "p\u0430ssword: ", "hunt\u0435r2isgreat", ""),  # Cyrillic a, e
+    ("password assignment", "\u0440\u0430\u0455\u0455word: ", "Tr0ub4dor&3x", ""),  # all look-alike
+    ("AWS access key id", "id ", "\u0410KI\u0410" + UPPER * 2, ""),  # Cyrillic A
+    ("secret assignment", "\u0430pi_k\u0435y = '", "k9\u0441\u0440\u043e\u0445" + FILL + "Zq", "'"),
+    ("password assignment", "\u03a1\u0391SSWORD: ", "Tr0ub4dor&3x", ""),  # Greek Rho, Alpha
+    ("AWS access key id", "id ", "\uff21\uff2b\uff29\uff21" + UPPER * 2, ""),  # fullwidth
+    ("GitHub token", "", "\uff47\uff48\uff50\uff3f" + FILL * 5, ""),
+    ("password assignment", "password\uff1a", "\uff48unter2isgreat", ""),
+    ("AWS access key id", "id ", "\U0001d400KIA" + UPPER * 2, ""),  # mathematical bold A
+    ("password assignment", "password: ", "hunter2x", "\r\nnext line"),
+]
+
+
+def _where(text: str, start: int) -> tuple[int, int]:
+    """The 1-based line and column of offset ``start`` in ``text``."""
+    return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+
+
+def _plain(secret: str) -> str:
+    """``secret`` as the guard reads it (what no message may quote either)."""
+    return secrets._fold(secret).replace("\n", "").replace("\\", "").replace(" ", "")
+
+
+@pytest.mark.parametrize(("kind", "before", "secret", "after"), DISGUISED,
+                         ids=[f"{case[0]}-{n}" for n, case in enumerate(DISGUISED)])
+def test_disguised_secrets_are_found_where_they_are_written(kind: str, before: str, secret: str,
+                                                           after: str) -> None:
+    prefix = "# Note\n" + before
+    text = prefix + secret + after
+    start = len(prefix)
+    assert find_secrets(text) == [SecretHit(kind, *_where(text, start), start,
+                                            start + len(secret))]
+    assert redact(text) == f"{prefix}[REDACTED:{kind}]{after}"
+    with pytest.raises(SecretRefused) as info:
+        check_text(text, where="People/Lucy.md")
+    message = str(info.value)
+    assert f"{kind} at line {_where(text, start)[0]}, column {_where(text, start)[1]}" in message
+    for shown in (secret, _plain(secret)):
+        assert not [shown[i:i + 8] for i in range(len(shown) - 7) if shown[i:i + 8] in message]
+
+
+LOOK_ALIKE_NEGATIVE = [
+    "Привет! Это обычный текст о паролях и токенах: сорок два, сто.",  # noqa: RUF001
+    "Κείμενο στα ελληνικά χωρίς μυστικά, με αριθμούς 2024 και ΑΒΓ.",
+    "Python-скрипт для OCR: запуск в 2024 году, версия v1.2.3, В2В-продажи.",  # noqa: RUF001
+    "我们在会议上讨论了密码策略（每九十天更换一次），令牌：无。",  # noqa: RUF001
+    "Straße, ﬁle № 5, ½ cup, ™, “quotes” and ‘single’ ones…",  # noqa: RUF001
+    "① ② ③ ｆｕｌｌｗｉｄｔｈ ｆｏｒｍｓ ａｎｄ ｄｉｇｉｔｓ １２３",  # noqa: RUF001
+    "emoji 📅 2024-05-01 ✅ done 🔁 every week; family 👨\u200d👩\u200d👧 here",
+    "line one\r\nline two\r\npassword:\r\n",
+    "Wrapped prose with long words like internationalization\nresponsibilities and a pre-\n"
+    "existing hyphenation, then\nOpenCASCADE and\nIMT-2000.",
+    "- 2024-05-01 standup\n- 2024-05-02 review\n- 2024-05-03 retro",
+    "## Drawing\n```compressed-json\n" + RANDOM + "\n" + RANDOM[::-1] + "\n" + RANDOM + "\n```\n",
+    "credentials:\n  username: lucy\n  password:\n    file: /run/secrets/db",
+    "Reset the password:\nGo to settings and choose a new one.",
+    "token:\n\nThe next paragraph.",
+    "Doc: https://docs.google.com/document/d/1AbCdEfGhIjKlMn\nOpQrStUvWxYz0123456789/edit",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKE_NEGATIVE)
+def test_text_that_only_looks_disguised_is_no_secret(text: str) -> None:
+    assert find_secrets(text) == []
+    assert redact(text) == text
+
+
+def test_a_user_pattern_also_reads_the_text_as_written() -> None:
+    extra = {"pin": r"暗証番号\uff1a(?P<secret>\d{4})"}  # fullwidth colon, which NFKC changes
+    text = "カード\u200b暗証番号\uff1a4821"
+    hits = find_secrets(text, extra)
+    assert [(h.kind, text[h.start:h.end]) for h in hits] == [("pin", "4821")]
+
+
+def test_every_character_nfkc_makes_ascii_is_read_as_it() -> None:
+    table = secrets._compatible()
+    missing = [hex(code) for code in range(0x80, 0x110000)
+               if not 0xD800 <= code < 0xE000 and chr(code) not in table
+               and not unicodedata.is_normalized("NFKC", chr(code))
+               and unicodedata.normalize("NFKC", chr(code)).translate(secrets._LATIN).isascii()]
+    assert missing == []
+    assert table["\uff21"] == "A" and table["\U0001d6c2"] == "a" and table["\u200b"] == ""
+
+
+@pytest.mark.parametrize("text", [
+    "plain ASCII with a password: hunter2x on it",
+    "Ｈｅｌｌｏ \u0440\u0430ssword\u200b: о́ки \U0001d400 \r\n✅ \u00ad done",  # noqa: RUF001
+])
+def test_the_text_checked_is_left_as_written(text: str) -> None:
+    before = str(text)
+    find_secrets(text)
+    redact(text)
+    assert text == before and redact(text).endswith(text[-6:])
+
+
+# What output redacts, the index never holds: searching a credential finds nothing.
+GITHUB = "ghp_" + FILL * 5
+AWS_ID = "AKIA" + UPPER * 2
+HELD = {
+    "Ops/Staging.md": (f'---\ntype: note\naliases: ["{AWS_ID}"]\ndb_password: hunter2isgreat\n---\n'
+                       "# Staging\n\nThe staging cluster runs the nightly invoices.\n"
+                       "password: hunter2isgreat\n"
+                       f"Deploy with {GITHUB} and its copy ghp_{FILL * 2}\u200b{FILL * 3}.\n"
+                       f"## Keys {AWS_ID}\n\nRotated every quarter.\n"),
+    "Ops/Other.md": "# Other\n\nNothing secret about the invoices here.\n",
+}
+HELD_SECRETS = ["hunter2isgreat", GITHUB, AWS_ID, "ticket TCK-123456ABCD"]
+
+
+@pytest.fixture
+def held(tmp_path: Path) -> Path:
+    """A vault whose notes already hold credentials (vaultmem refuses to write them)."""
+    write_notes(tmp_path, HELD | {"Ops/Tickets.md": "# Tickets\n\nticket TCK-123456ABCD opened.\n"})
+    return tmp_path
+
+
+def _found(vault: Path, query: str) -> list[str]:
+    return [hit.id for hit in search(Vault(vault), query)]
+
+
+@pytest.mark.parametrize("query", HELD_SECRETS[:3])
+def test_a_held_credential_is_found_by_no_search(held: Path, query: str) -> None:
+    assert _found(held, query) == []
+
+
+def test_the_rest_of_a_note_holding_a_credential_is_still_found(held: Path) -> None:
+    assert _found(held, "staging cluster") == ["Ops/Staging"]
+    assert _found(held, "quarter") == ["Ops/Staging"]
+    assert set(_found(held, "nightly invoices")) == {"Ops/Staging", "Ops/Other"}
+    hit = search(Vault(held), "staging cluster")[0]
+    assert "hunter2isgreat" not in hit.snippet and "[REDACTED:password assignment]" in hit.snippet
+
+
+def test_credentials_of_the_vaults_own_patterns_leave_the_index_when_set(held: Path) -> None:
+    assert _found(held, "TCK-123456ABCD") == ["Ops/Tickets"]
+    (held / ".vaultmem").mkdir()
+    config = '[secrets]\n"ticket key" = "TCK-\\\\d{6}[A-Z]{4}"\n'
+    (held / ".vaultmem/config.toml").write_text(config)
+    assert _found(held, "TCK-123456ABCD") == []
+    assert _found(held, "ticket opened") == ["Ops/Tickets"]
+
+
+def test_the_cli_search_finds_no_held_credential(held: Path) -> None:
+    def searched(query: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(held), "search",
+                               query, "--json"], capture_output=True, text=True, timeout=120,
+                              check=True)
+        return [result["id"] for result in json.loads(done.stdout)["results"]]
+
+    for secret in HELD_SECRETS[:3]:
+        assert searched(secret) == [], secret
+    assert searched("staging cluster") == ["Ops/Staging"]
+
+
+def test_a_write_refuses_a_disguised_secret_and_keeps_other_text_as_written(sample: Path) -> None:
+    before = hash_tree(sample)
+    disguised = "ghp_" + FILL * 2 + "\u200b" + FILL * 3
+    at = ("--date", "2026-11-29", "--time", "10:00")
+    code, out, err = run(sample, "daily", f"deploy with {disguised}", *at)
+    assert code == 1 and out == "" and "GitHub token at line" in err
+    assert FILL * 2 not in err and disguised[:12] not in err and hash_tree(sample) == before
+    kept = "Ｌｕｃｙ’s ｎｏｔｅ: \u043e\u0431\u0437\u043e\u0440 v2\u200b, soft\u00adhyphen"  # noqa: RUF001
+    assert run(sample, "daily", kept, *at)[0] == 0
+    assert kept in (sample / "Daily/2026-11-29.md").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from .model import Link, Note
 from .read.record import note_doc_of
 from .read.walk import MAX_BYTES
 from .regular_files import read_note_text
+from .secrets import patterns_stamp
 from .similar_names import NameIndex
 
 if TYPE_CHECKING:
@@ -68,9 +69,11 @@ class Vault:
 
     @functools.cached_property
     def store(self) -> Store:
-        """The vault's index database in the cache folder (``use_cache=False``: in memory)."""
-        return Store(self.root, self.config.fingerprint(), memory=not self.use_cache,
-                     view=self.config.view_name())
+        """The vault's index database in the cache folder (``use_cache=False``: in memory),
+        made anew when a setting it depends on changes (its secret patterns too: what it holds
+        is redacted with them)."""
+        stamp = self.config.fingerprint() + "\x1f" + patterns_stamp(self.config.secret_patterns)
+        return Store(self.root, stamp, memory=not self.use_cache, view=self.config.view_name())
 
     @functools.cached_property
     def index(self) -> Index:

@@ -3,8 +3,10 @@
 Functions take the connection and leave the transaction to the caller (nothing here commits).
 
 - Search form: what FTS5 indexes is the passage text and, as a second column, the note's title
-  with the heading path, both NFKC-normalised and with every run of CJK characters (Han, kana,
-  Hangul) written as overlapping two-character tokens plus its last character alone
+  with the heading path (none holds a credential: passages come here
+  :func:`~vaultmem.read.note_passages.without_secrets`), both NFKC-normalised and with every
+  run of CJK characters (Han, kana, Hangul) written as overlapping two-character tokens plus
+  its last character alone
   (``函数的极限`` -> ``函数 数的 的极 极限 限``). unicode61 (``remove_diacritics 2``, so case and
   accents fold) reads a CJK run as one token and trigram cannot match two characters; bigrams
   match any two-character word inside a run, and every character starts some token, so a
@@ -38,6 +40,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..secrets import redact
 from .sql import KEYS
 
 if TYPE_CHECKING:  # markdown-it, which the splitter imports, is loaded only for parsing
@@ -219,8 +222,10 @@ def search_form(text: str) -> str:
 
 
 def _forms(path: str, headings: tuple[str, ...], text: str) -> tuple[str, str]:
-    """The two indexed columns of a passage: its text, and its note's title with its headings."""
-    title = path.rsplit("/", 1)[-1].removesuffix(".md")
+    """The two indexed columns of a passage: its text, and its note's title with its headings
+    (a credential in the title redacted: the built-in kinds only, so that :func:`remove`
+    always makes the forms :func:`add_rows` indexed)."""
+    title = redact(path.rsplit("/", 1)[-1].removesuffix(".md"))
     return search_form(text), search_form("\n".join((title, *headings)))
 
 

@@ -107,7 +107,7 @@ def _parse_file(config: Config, info: FileInfo, resolver: Resolver | None) -> En
 def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | None) -> Entry:
     """The entry of a note read as ``data``: the parsed note, its search document and (with a
     resolver) its index rows."""
-    from ..read.note_passages import note_passages  # markdown-it is imported only to parse
+    from ..read.note_passages import note_passages, without_secrets  # markdown-it: only here
     from ..read.parse import parse_with_body
 
     parsed = parse_with_body(info.path, data, config, info.size)
@@ -119,8 +119,9 @@ def _entry(config: Config, info: FileInfo, data: bytes, resolver: Resolver | Non
     doc = NoteDoc(text, 0, meta)
     rows = b""
     if resolver is not None:
-        passages = [] if note.generated else note_passages(parsed)
-        rows = note_rows(note, resolver, passage_rows(info.path, passages), meta)
+        secrets = config.secret_patterns
+        passages = [] if note.generated else without_secrets(note_passages(parsed), secrets)
+        rows = note_rows(note, resolver, passage_rows(info.path, passages), meta, secrets)
     return encode(note, doc, (info.change_ns, info.inode), rows)
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import marshal
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..model import Link, Note
 from ..read.resolve import Resolver, link_name, nfc
+from ..secrets import find_secrets
 
 ATTACHMENT = "attachment"
 WORD = re.compile(r"\w+")
@@ -117,20 +118,25 @@ def name_keys(name: str) -> list[str]:
     return list(dict.fromkeys(word[:3] for word in WORD.findall(name.casefold())))
 
 
-def name_rows(note: Note) -> list[tuple[str, str, str, str, bool]]:
-    """(key, case-folded name, name, note id, is an alias) of the note's title and aliases."""
+def name_rows(note: Note, secrets: Mapping[str, str] | None = None
+              ) -> list[tuple[str, str, str, str, bool]]:
+    """(key, case-folded name, name, note id, is an alias) of the note's title and aliases,
+    but a name that holds a credential (``secrets``: the vault's own patterns besides the
+    built-in ones): no search finds a note by it."""
     names = [(note.id.rsplit("/", 1)[-1], False), *((alias, True) for alias in note.aliases)]
     return [(key, name.casefold(), name, note.id, alias)
-            for name, alias in dict.fromkeys(names) for key in name_keys(name) or [""]]
+            for name, alias in dict.fromkeys(names) if not find_secrets(name, secrets)
+            for key in name_keys(name) or [""]]
 
 
 def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]],
-              meta: Sequence[Any]) -> bytes:
+              meta: Sequence[Any], secrets: Mapping[str, str] | None = None) -> bytes:
     """Everything the index stores of a parsed note besides its record, marshalled: (type,
     status, date, expiry, tag uses, inline fields, node attributes) and, unless vaultmem
     generated the note, its tags, anchors (headings: 0, block ids: 1), resolved links,
     ``passages`` (rows of :func:`~vaultmem.index.fts.passage_rows`), facts (of ``meta``, an
-    :class:`~vaultmem.index.doc.Meta` as stored) and names."""
+    :class:`~vaultmem.index.doc.Meta` as stored) and names (but those holding a credential,
+    ``secrets``: see :func:`name_rows`)."""
     _, status, date, *_, facts, _ = meta
     counts = (note.type, status, date, expires(note), len(note.tags), len(note.fields),
               marshal.dumps(node_attrs(note)))
@@ -144,4 +150,5 @@ def note_rows(note: Note, resolver: Resolver, passages: list[tuple[Any, ...]],
              for r in link_rows(note, resolver)]
     fact_rows = [(note.id, attribute, marshal.dumps(value), *rest)
                  for attribute, value, *rest in facts]
-    return marshal.dumps((counts, tags, anchors, links, passages, fact_rows, name_rows(note)))
+    names = name_rows(note, secrets)
+    return marshal.dumps((counts, tags, anchors, links, passages, fact_rows, names))
