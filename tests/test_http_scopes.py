@@ -105,3 +105,40 @@ def test_symlinks_out_of_the_folder_or_the_vault_are_not_followed(sample: Path,
     assert not scoped[3][0] and "Lucy" in scoped[3][1]
     assert "Private/Salaries" in unscoped[0][1]  # the whole token finds it where it lives
     assert unscoped[2][0] and "builder-7" not in unscoped[2][1]  # out of the vault for all
+
+
+def test_a_folder_view_takes_in_reported_changes_and_only_its_own(sample: Path) -> None:
+    import json
+    import time
+
+    from vaultmem.caller import Caller
+    from vaultmem.live.mcp_tools import Tools
+    from vaultmem.vault import Vault
+
+    tools = Tools(Vault(sample), watch=True)
+    people = Caller("people", may_write=False, folders=("People",))
+
+    def found(word: str) -> list[str]:
+        deadline = time.monotonic() + TIMEOUT  # the system reports a change within moments
+        while True:
+            ids = [hit["id"] for hit in json.loads(tools.search(word, caller=people))["results"]]
+            if ids or time.monotonic() > deadline:
+                return ids
+            time.sleep(0.05)
+
+    assert found("Lucy")
+    view = tools.current(people)
+    with (sample / "Projects" / "DataFlow.md").open("a", encoding="utf-8") as note:
+        note.write("\nzorblax roadmap\n")
+    time.sleep(0.3)
+    assert tools.current(people) is view  # a change elsewhere: nothing read again
+    with (sample / "People" / "Lucy Tan.md").open("a", encoding="utf-8") as note:
+        note.write("\nquibbleton salary review\n")
+    assert found("quibbleton")[0] == "People/Lucy Tan"
+    assert json.loads(tools.search("zorblax", caller=people))["results"] == []
+    assert json.loads(tools.search("zorblax"))["results"][0]["id"] == "Projects/DataFlow"
+    (sample / "People").rename(sample / "Staff")
+    deadline = time.monotonic() + TIMEOUT
+    while tools.current(people).notes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not tools.current(people).notes  # its folder is gone

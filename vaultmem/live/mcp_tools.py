@@ -133,6 +133,8 @@ class Tools:
         self.call_wait = call_wait  # seconds a call waits for its turn (None: as long as needed)
         self.call_seconds = call_seconds  # seconds a reading call may run (None: no limit)
         self.scoped: dict[tuple[str, ...], Vault] = {}  # the vaults of tokens' folders
+        # changes reported but not yet taken in, by reading (): the whole vault's
+        self.pending: dict[tuple[str, ...], set[str] | None] = {}
         self.collected = -COLLECT_EVERY  # when garbage was last collected (monotonic)
 
     @contextlib.contextmanager
@@ -187,30 +189,40 @@ class Tools:
 
     def current(self, caller: Caller = LOCAL) -> Vault:
         """The vault as its files are now, as ``caller`` may see it (an HTTP token limited to
-        some folders sees only them): the same object (graph and all) if nothing changed
-        (known without reading a file status when the system reports changes)."""
-        if caller.folders:
-            return self._scoped(caller.folders)
-        if "index" not in self.vault.__dict__:  # the first read
-            _ = self.vault.index
+        some folders sees only them, through an index of its own): the same object (graph and
+        all) if nothing it holds changed (known without reading a file status when the system
+        reports changes)."""
+        self._take_reported()
+        if not caller.folders:
+            self.vault = self._now(self.vault, ())
             return self.vault
-        changes = self.watch.changes() if self.watch is not None else None
-        if changes == set():
-            return self.vault
-        latest = self.vault.after(changes)  # only the files reported changed are read again
-        same = same_files if changes is None else same_index
-        if not same(latest.index, self.vault.index):
-            self.vault = latest
-        return self.vault
+        known = self.scoped.get(caller.folders)
+        if known is None:  # the first read of these folders
+            config = dataclasses.replace(self.vault.config, scope_folders=caller.folders)
+            known = Vault(self.vault.root, config=config, use_cache=self.vault.use_cache)
+        self.scoped[caller.folders] = self._now(known, caller.folders)
+        return self.scoped[caller.folders]
 
-    def _scoped(self, folders: tuple[str, ...]) -> Vault:
-        """The vault of only ``folders`` (its own index), kept while its files are unchanged."""
-        config = dataclasses.replace(self.vault.config, scope_folders=folders)
-        latest = Vault(self.vault.root, config=config, use_cache=self.vault.use_cache)
-        known = self.scoped.get(folders)
-        if known is None or not same_files(latest.index, known.index):
-            self.scoped[folders] = latest
-        return self.scoped[folders]
+    def _take_reported(self) -> None:
+        """Add the changes the system reported since the last call to what each reading (the
+        whole vault's, each set of folders') has not taken in yet (None: any file may have
+        changed)."""
+        changes = self.watch.changes() if self.watch is not None else None
+        for key in [(), *self.scoped]:
+            held = self.pending.get(key, set())
+            self.pending[key] = None if changes is None or held is None else held | changes
+
+    def _now(self, vault: Vault, key: tuple[str, ...]) -> Vault:
+        """``vault`` (a reading of the folders ``key``) as its files are now."""
+        changes = self.pending.pop(key, None)
+        if "index" not in vault.__dict__:  # the first read
+            _ = vault.index
+            return vault
+        if changes is not None and not any(vault.config.may_hold_scope(path) for path in changes):
+            return vault
+        latest = vault.after(changes)  # only the files reported changed are read again
+        same = same_files if changes is None else same_index
+        return vault if same(latest.index, vault.index) else latest
 
     def out(self, answer: str | dict[str, Any]) -> str:
         """A tool's answer, text or compact JSON, with every credential redacted."""
