@@ -65,6 +65,8 @@ POSITIVE = [
     ("password assignment", "password: ", "Tr0ub" + "4dor&3x", ""),
     ("secret assignment", "api_key = '", "k9" + FILL + "Zq", "'"),
     ("high-entropy token", "cookie ", RANDOM, " set"),
+    ("high-entropy token", "cookie ", RANDOM, " beside ![[scan.png]]"),  # not a file's name
+    ("secret assignment", "see https://x.example/feed?token=", RANDOM, ""),  # not an id
 ]
 
 VARIANTS = [
@@ -97,6 +99,12 @@ VARIANTS = [
 
 NEGATIVE = [
     "We decided to use PaddleOCR for the invoices because it handles skewed scans.",
+    # attachments' generated names and a link's numeric ids (real vaults: pkmer-math,
+    # oldwinter-garden), no credential to their owners
+    "![[file-1MW7XOlXR0Aol1SfQvMwivRL.webp]]",
+    "- ![300](/_assets_/Images/img_v3_02g1_8e919614-6d08-41f3-b875-a1c7e5b1b02g.jpg))",
+    "[文章](https://mp.weixin.qq.com/s?__biz=MzA4NDk5OTgzMg==&mid=2650590221&idx=1&"
+    "sn=163680dcfc769ed85980bb2770de9a82&chksm=87d6&token=1333198550)",
     "我们决定用 PaddleOCR 处理发票\uff0c因为它能处理倾斜的扫描件。她昨天重置了密码。",
     "See [[Use PaddleOCR]] and [[Lucy#Contact|Lucy]]; also ![[Pasted image 20240501123045.png]].",
     "Met on 2024-05-01 at 14:30; follow-up 2024-05-08T09:15:00+08:00, 5/8/2024 9:15 PM.",

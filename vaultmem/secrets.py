@@ -97,6 +97,10 @@ _EXEMPT = re.compile(  # where a high-entropy run is an id or data, not a creden
     r"|^```compressed-json\n[\s\S]*?(?:^```|\Z)",  # Excalidraw drawings
     re.MULTILINE,
 )
+_EXTENSIONS = ("png|jpe?g|gif|webp|svg|bmp|tiff?|avif|heic|pdf|mp3|mp4|m4a|wav|ogg|webm|mov"
+               "|excalidraw|canvas")  # attachments, whose generated names look random
+_ATTACHMENT_END = re.compile(rf"\.(?:{_EXTENSIONS})\b", re.IGNORECASE)
+_ATTACHMENT = re.compile(rf"[^\s\[\]()|!<>\"']+\.(?:{_EXTENSIONS})\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(
     r"(.)\1*"  # masks: ****, xxxxxx
     r"|[<{\[].*|.*[>}\]]|\$[({A-Za-z_].*|%\(.*"  # <your key>, {{x}}, [[link]], ${VAR}, $VAR
@@ -486,11 +490,15 @@ def _key_like(part: str) -> bool:
 
 
 def _exempt(text: str) -> list[tuple[int, int]]:
-    """The spans of ``text`` where a high-entropy run is no credential (``_EXEMPT``; none
-    without the marks each kind of span starts with, which most text lacks)."""
-    if "://" not in text and "data:" not in text and "```" not in text:
-        return []
-    return [match.span() for match in _EXEMPT.finditer(text)]
+    """The spans of ``text`` where a high-entropy run is no credential (``_EXEMPT``, and
+    attachments' file names; none without the marks each kind of span holds, which most text
+    lacks)."""
+    spans = []
+    if "://" in text or "data:" in text or "```" in text:
+        spans += [match.span() for match in _EXEMPT.finditer(text)]
+    if _ATTACHMENT_END.search(text):
+        spans += [match.span() for match in _ATTACHMENT.finditer(text)]
+    return spans
 
 
 def _exempted(start: int, exempt: list[tuple[int, int]]) -> bool:
@@ -519,8 +527,9 @@ def _accept(kind: str, value: str, start: int, exempt: list[tuple[int, int]]) ->
     """Whether a match of ``kind`` is a credential and not a look-alike."""
     if kind == ENTROPY_KIND:
         return _looks_random(value) and not _exempted(start, exempt)
-    if kind in _VALUE_KINDS:
-        return _looks_like_credential(value)
+    if kind in _VALUE_KINDS:  # a number in a link's query (token=270560288) is an article's id
+        numeric = value.rstrip(")].,;").isdigit() and _exempted(start, exempt)
+        return not numeric and _looks_like_credential(value)
     return kind != "connection string password" or not _is_placeholder(value)
 
 
