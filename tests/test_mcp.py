@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 
+from vaultmem.live.tool_table import READ_TOOLS, TOOLS, WRITE_TOOLS, docs_table, help_line
 from vaultmem.vault import Vault
 from vaultmem.write.journal import daily_path
 
@@ -23,8 +24,8 @@ mcp = pytest.importorskip("mcp")
 
 T = TypeVar("T")
 TIMEOUT = 20.0  # seconds for a whole session; a hang fails the test instead of blocking CI
-READERS = {"search", "related", "mentions", "context", "show", "conflicts", "check_links"}
-WRITERS = {"daily", "fact", "decide", "lesson", "learn", "now"}
+READERS = set(READ_TOOLS)
+WRITERS = set(WRITE_TOOLS)
 TOKEN = "ghp_" + "A1b2C3d4" * 5  # looks like a GitHub token; the secret guard must refuse it
 
 
@@ -73,7 +74,7 @@ def test_tool_lists(sample: Path) -> None:
         return (await session.list_tools()).tools, await call(session, "daily", text="hello")
 
     tools, _ = talk(sample, listing)
-    assert {t.name for t in tools} == READERS | WRITERS
+    assert {t.name: t.description for t in tools} == {n: t.description for n, t in TOOLS.items()}
     assert all(len(t.description) > 80 for t in tools)
     hints = {t.name: t.annotations.read_only_hint for t in tools}
     assert hints == {name: name in READERS for name in READERS | WRITERS}
@@ -232,3 +233,12 @@ def test_argument_errors_are_plain_and_name_the_valid_values(sample: Path) -> No
                                 "'add', 'done', 'block', 'unblock' or 'clear'; fix the arguments "
                                 "and call again")
     assert not typed[0] and json.loads(typed[1])["results"][0]["id"] == "People/Lucy Tan"
+
+
+def test_the_tools_docs_and_help_come_from_one_table(sample: Path) -> None:
+    """docs/mcp.md shows the table as it is and ``mcp --help`` names every tool (the server
+    offers them: test_tool_lists)."""
+    page = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    assert docs_table() in page, "docs/mcp.md's tool table differs from vaultmem/live/tool_table.py"
+    code, out, _ = run(sample, "mcp", "--help")
+    assert code == 0 and " ".join(help_line().split()) in " ".join(out.split())

@@ -12,6 +12,7 @@ import click
 from ..errors import UsageError
 from ..live.forked import CommandLine
 from ..live.http_gate import Limits
+from ..live.tool_table import help_line
 from ..tokens import default_tokens_path
 from ..vault import Vault
 from . import cli, main, warm, with_vault
@@ -57,7 +58,20 @@ def watch_command(vault: Vault, agents: tuple[str, ...], debounce: int, budget: 
     click.echo("stopped", err=True)
 
 
-@cli.command("mcp")
+MCP_HELP = f"""Serve the memory to agents as Model Context Protocol tools over stdio, or over
+HTTP with --http.
+
+{help_line()} Needs the mcp extra: pip install 'vaultmem[mcp]'. On Linux a call reads the
+files again only when the system reports a change (inotify).
+
+\b
+Example:
+  vaultmem --vault sample_vault mcp --print-config
+  vaultmem --vault sample_vault mcp --http 127.0.0.1:8765
+"""
+
+
+@cli.command("mcp", help=MCP_HELP)
 @click.option("--read-only", is_flag=True, help="Offer only the reading tools.")
 @click.option("--check-files", is_flag=True,
               help="Check every file's state on every call instead of asking the system what "
@@ -97,18 +111,7 @@ def mcp_command(vault: Vault, read_only: bool, check_files: bool, print_config: 
                 max_budget: int, calls_per_second: float, call_wait: float,
                 call_time: float, token_calls: int | None, max_sessions: int,
                 workers: int) -> None:
-    """Serve the memory to agents as Model Context Protocol tools over stdio, or over HTTP
-    with --http.
-
-    Tools: context, search, show, related, conflicts, and (unless --read-only) daily, fact,
-    decide, lesson, learn, now. Needs the mcp extra: pip install 'vaultmem[mcp]'. On Linux a
-    call reads the files again only when the system reports a change (inotify).
-
-    \b
-    Example:
-      vaultmem --vault sample_vault mcp --print-config
-      vaultmem --vault sample_vault mcp --http 127.0.0.1:8765
-    """
+    """``vaultmem mcp``: its help is :data:`MCP_HELP`."""
     if workers != 1 and address is None:
         raise UsageError("--workers is for a server over HTTP (stdio has one client); add "
                          "--http HOST:PORT, or leave --workers out")

@@ -18,6 +18,7 @@ from .http_gate import Limits, grant_of_request
 from .keeper import IndexKeeper
 from .mcp_tools import busy
 from .mcp_write import WriteTools
+from .tool_table import READ_TOOLS, TOOLS, WRITE_TOOLS
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -32,82 +33,6 @@ INSTRUCTIONS = (
     "Results cite notes as [[wikilinks]]; every call sees the files as they are now."
 )
 
-READ_TOOLS: dict[str, str] = {
-    "context": (
-        "Build your memory for a task: core memory, the NOW board, the agent's rules and lessons, "
-        "entries relevant to the query or note, recent decisions, KPIs, people, recent activity "
-        "and open conflicts, within a token budget, as Markdown where each item cites its source "
-        "note. Call it at the start of a session and whenever the task changes. Give `agent` "
-        "(your agent note's name) and `query` (what you are doing); `note` focuses on one note."
-    ),
-    "search": (
-        "Find notes by words (any word form), names (typos forgiven) and links around the best "
-        "hits. Use it to look up people, projects, decisions, facts or past events before "
-        "answering. Returns compact JSON: results with id, path, title, type, score, line and "
-        "the best-matching snippet. Filters narrow by type, tag, status, date or folder."
-    ),
-    "show": (
-        "Read one note: its type, properties, tags, headings, tasks, outgoing links and "
-        "backlinks, then (content=true) its Markdown text. Use it after search or context to "
-        "read the whole note. An unknown name fails with 'did you mean' suggestions."
-    ),
-    "related": (
-        "Notes related to one note through direct links, shared neighbours (people, projects, "
-        "agents), shared tags, similar text and recency. Use it to explore around a note you "
-        "found. Returns compact JSON: results with id, type, score and reasons."
-    ),
-    "mentions": (
-        "Unlinked mentions of one note: other notes that write its title or an alias as plain "
-        "words, not linked. Use it to find what else talks about a note, or to link those "
-        "words. Returns compact JSON: results with id, line, words, the line's text and "
-        "`edit`, the link that would replace the words (e.g. [[Lucy Tan|Lucy]])."
-    ),
-    "conflicts": (
-        "Memory that contradicts itself: different values of one fact, competing decisions on "
-        "one topic, superseded entries still marked active, duplicates, alias clashes, expired "
-        "facts still cited. Check it before relying on a fact that matters; ask the user to "
-        "settle a conflict. Returns compact JSON: findings with kind, id, message, suggestion."
-    ),
-    "check_links": (
-        "Check the [[links]] of a text before writing it (writes nothing): returns the text as "
-        "the writing tools would write it (an alias as [[Note|Alias]], a name as the note "
-        "spells it), each change with why, and the links they would refuse with the notes "
-        "meant (`refused[].candidates`). The writing tools do the same on every write; "
-        "keep_links=true writes links as given, new_link=true keeps a link to a note to be."
-    ),
-}
-
-WRITE_TOOLS: dict[str, str] = {
-    "daily": (
-        "Append a timestamped entry (### HH:MM — title) to today's daily note, creating it from "
-        "the template if needed. Use it to log what you did, learned or were told. Returns "
-        "compact JSON of what was written."
-    ),
-    "fact": (
-        "Record the current value of an attribute of an entity note (person, project, agent, "
-        "...), e.g. Lucy Tan's timezone. The previous value is kept in the note's ## History "
-        "with its version. Use it when you learn a fact that changes or adds to memory."
-    ),
-    "decide": (
-        "Record a decision as a decision note (topic, who decided, rationale, alternatives). "
-        "`supersedes` marks an earlier decision superseded. Use it when a decision is made, "
-        "not for ideas. Refused if a similar note exists unless force=true."
-    ),
-    "lesson": (
-        "Record a lesson an agent learned, as a lesson note linked to the agent. Prefer `learn` "
-        "for single events: it counts recurrences and promotes a pattern to a lesson itself."
-    ),
-    "learn": (
-        "Log a correction you received, an error you hit or a feature request, under a pattern "
-        "key. The third entry of the same key is promoted to a confirmed lesson rule. Use it "
-        "whenever the user corrects you or something fails."
-    ),
-    "now": (
-        "Update NOW.md, the board of current work: set the current task, add a priority, mark "
-        "something done (also logged in today's daily note), block or unblock, or clear a "
-        "section. Keep it true as your work moves on."
-    ),
-}
 
 
 def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
@@ -127,7 +52,8 @@ def build_server(vault: Vault, *, read_only: bool = False, watch: bool = True,
                        watch=watch and pool is None,  # with a pool: for the signatures only
                        call_wait=limits.call_wait if limits else None,
                        call_seconds=limits.call_seconds if limits else None)
-    offered = {**READ_TOOLS, **({} if read_only else WRITE_TOOLS)}
+    offered = {name: tool.description for name, tool in TOOLS.items()
+               if not (read_only and tool.writes)}
     for name, description in offered.items():
         tool = getattr(tools, name) if pool is None else \
             pool.tool(name, getattr(tools, name), reading=name in READ_TOOLS)
