@@ -70,7 +70,7 @@ from bench_scale import ensure_vault  # noqa: E402
 
 from vaultmem.clock import now  # noqa: E402
 from vaultmem.index.fts import STOPWORDS  # noqa: E402
-from vaultmem.recall.bounds import MAX_QUESTION_CHARS  # noqa: E402
+from vaultmem.recall.question_bounds import MAX_QUESTION_CHARS  # noqa: E402
 from vaultmem.write.token_file import add_token  # noqa: E402
 
 CALL_TIMEOUT = 120.0

@@ -97,7 +97,7 @@ def kept_index(root: Path, cache: Path) -> Iterator[None]:
                               stderr=subprocess.DEVNULL)
     try:
         os.environ["XDG_CACHE_HOME"] = str(cache)  # this process asks the same keeper
-        from vaultmem.index.vouch import watcher_vouches
+        from vaultmem.index.freshness.watcher_answer import watcher_vouches
         from vaultmem.vault import Vault
 
         store = Vault(root).store

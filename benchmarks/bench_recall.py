@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_index import ensure_vault, measure  # noqa: E402
 
-from vaultmem.recall.related import related  # noqa: E402
+from vaultmem.recall.related.notes import related  # noqa: E402
 from vaultmem.recall.search import search  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 

@@ -50,8 +50,8 @@ import json, random, statistics, sys, time
 from pathlib import Path
 from vaultmem.vault import Vault
 from vaultmem.recall.search import search
-from vaultmem.recall.related import related
-from vaultmem.recall.context import build_context
+from vaultmem.recall.related.notes import related
+from vaultmem.recall.context.build import build_context
 root, count = Path(sys.argv[1]), int(sys.argv[2])
 vault = Vault(root)
 graph = vault.graph

@@ -88,7 +88,7 @@ IN_PROCESS_EDITS = 5
 UNKNOWN_100K = 740_000  # passage texts of the 100k vault when nothing says
 NEAREST_RUNS = 20
 CANDIDATES = 200
-IN_PROCESS = ("vaultmem.recall.search", "vaultmem.recall.context", "vaultmem.recall.meaning",
+IN_PROCESS = ("vaultmem.recall.search", "vaultmem.recall.context.build", "vaultmem.recall.meaning",
               "vaultmem.index.vectors", "vaultmem.vault")
 TARGETS = {"incremental": 1.0, "added_ms": 30.0, "rss_mb": 400.0}
 PARAPHRASES = (
@@ -410,7 +410,7 @@ def latency(copy: Path, asked: list[str]) -> dict[str, float]:
     vaults, a pair per case so neither reuses the other's query vector), of their per-question
     differences, of the query embedding and of ``nearest``."""
     from vaultmem.index.vectors import nearest
-    from vaultmem.recall.context import build_context
+    from vaultmem.recall.context.build import build_context
     from vaultmem.recall.meaning import Loaded, loaded
     from vaultmem.recall.search import search
     from vaultmem.semantic_config import Semantic

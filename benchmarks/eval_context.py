@@ -98,15 +98,15 @@ from gen_conversations import KINDS, WORDS, generate_conversations  # noqa: E402
 from vaultmem.index.vector_sync import Embedded  # noqa: E402
 from vaultmem.read.parse import parse_with_body  # noqa: E402
 from vaultmem.read.passages import split_passages  # noqa: E402
-from vaultmem.recall.context import build_context  # noqa: E402
+from vaultmem.recall.context.build import build_context  # noqa: E402
 from vaultmem.recall.meaning import embed_vault  # noqa: E402
 from vaultmem.semantic_config import Semantic  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
 try:
-    from vaultmem.recall.context import estimate_tokens  # type: ignore[attr-defined]
+    from vaultmem.recall.context.build import estimate_tokens  # type: ignore[attr-defined]
 except ImportError:  # the API names it in context; it lives in budget
-    from vaultmem.recall.budget import estimate_tokens
+    from vaultmem.recall.token_budget import estimate_tokens
 
 SAMPLE = HERE.parent / "sample_vault"
 LABELS = HERE / "queries" / "context_sample_vault.json"

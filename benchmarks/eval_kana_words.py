@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from vaultmem.recall.relevant import relevant_passages  # noqa: E402
+from vaultmem.recall.context.answer_passages import relevant_passages  # noqa: E402
 from vaultmem.recall.search import search  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 

@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vaultmem.recall.context import Context, build_context
-from vaultmem.recall.unanswered import NOTHING_CLOSE
+from vaultmem.recall.context.build import Context, build_context
+from vaultmem.recall.context.unanswered import NOTHING_CLOSE
 from vaultmem.vault import Vault
 
 HERE = Path(__file__).resolve().parent

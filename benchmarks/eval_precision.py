@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vaultmem.recall.context import build_context
-from vaultmem.recall.gather import ContextItem
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.context.candidates import ContextItem
 from vaultmem.vault import Vault
 
 HERE = Path(__file__).resolve().parent

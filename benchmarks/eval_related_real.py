@@ -20,7 +20,7 @@ Two protocols, each on the copy, the note's file put back after each:
 The vault is rescanned; a pair whose note still links the target is left out. Rankings, over
 every other note but those the note still links to (known, not predicted), top 10:
 
-- ``related``: the evidence :func:`vaultmem.recall.related.evidence` gives each candidate,
+- ``related``: the evidence :func:`vaultmem.recall.related.notes.evidence` gives each candidate,
   read from the index as ``vaultmem related`` reads it, scored with weights chosen on the
   other vaults (see below);
 - Adamic-Adar: ``networkx.adamic_adar_index`` on the undirected link graph of the vault as it
@@ -67,8 +67,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from vaultmem.model import Link  # noqa: E402
-from vaultmem.recall.related import WEIGHTS, Weights, related_inputs  # noqa: E402
-from vaultmem.recall.related_evidence import Evidence, evidence  # noqa: E402
+from vaultmem.recall.related.evidence import Evidence, evidence  # noqa: E402
+from vaultmem.recall.related.notes import WEIGHTS, Weights, related_inputs  # noqa: E402
 from vaultmem.text import tokens  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 

@@ -96,9 +96,9 @@ from gen_vault import NOTE_FORMS, generate, truth_path  # noqa: E402
 
 from vaultmem.model import Note  # noqa: E402
 from vaultmem.recall.meaning import embed_vault  # noqa: E402
-from vaultmem.recall.related import related  # noqa: E402
+from vaultmem.recall.related.notes import related  # noqa: E402
+from vaultmem.recall.related.similar_notes import similar  # noqa: E402
 from vaultmem.recall.search import search  # noqa: E402
-from vaultmem.recall.similar_notes import similar  # noqa: E402
 from vaultmem.semantic_config import Semantic  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 

@@ -56,13 +56,13 @@ from pathlib import Path
 
 from eval_retrieval import slip
 
-from vaultmem.check import note_names
-from vaultmem.check.written_links import review_links
 from vaultmem.errors import VaultmemError
 from vaultmem.index.lookup import every_alias
 from vaultmem.vault import Vault
 from vaultmem.write.apply import LinkRefused
 from vaultmem.write.journal import append_daily
+from vaultmem.write.link_review import note_names
+from vaultmem.write.link_review.review import review_links
 
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parents[1] / "shared" / "corpora"

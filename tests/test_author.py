@@ -10,7 +10,7 @@ from vaultmem.caller import Caller
 from vaultmem.check.conflicts import find_conflicts
 from vaultmem.curate.learn import learn
 from vaultmem.errors import NoteNotFound, UsageError
-from vaultmem.recall.relevant import relevant_passages
+from vaultmem.recall.context.answer_passages import relevant_passages
 from vaultmem.vault import Vault
 from vaultmem.write.apply import TextRefused
 from vaultmem.write.entries import decide, lesson, new_note

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index.question_terms import share_held, term_weights, terms_held
-from vaultmem.recall.context import build_context
-from vaultmem.recall.unanswered import NOTHING_CLOSE
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.context.unanswered import NOTHING_CLOSE
 from vaultmem.vault import Vault
 
 from .conftest import write_notes

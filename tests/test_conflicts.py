@@ -349,7 +349,7 @@ def test_notes_made_from_one_template_are_not_alike_by_its_text(tmp_path: Path) 
 
 
 def test_an_ignored_conflict_leaves_conflicts_and_the_context(sample: Path) -> None:
-    from vaultmem.recall.context import build_context
+    from vaultmem.recall.context.build import build_context
 
     found = json.loads(run(sample, "conflicts", "--json")[1])["findings"]
     assert [f["kind"] for f in found] == ["fact-conflict"]

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.check import around, conflicts
+from vaultmem.check import conflicts
+from vaultmem.check import conflicts_around as around
 from vaultmem.check.conflicts import find_conflicts
-from vaultmem.recall.context import CONFLICT_KINDS
+from vaultmem.recall.context.build import CONFLICT_KINDS
 from vaultmem.vault import Vault
 
 from .conftest import ROOT, SAMPLE
@@ -103,7 +104,7 @@ def test_conflicts_stated_by_third_notes_and_chains_are_found(tmp_path: Path) ->
 
 def test_context_after_a_change_reads_only_the_notes_around(
         sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vaultmem.recall.context import build_context
+    from vaultmem.recall.context.build import build_context
 
     kept = build_context(Vault(sample), agent="Rafael", today=TODAY)  # computes, keeps all
     log = sample / "Daily" / "2026-11-28.md"

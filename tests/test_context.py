@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.recall.budget import estimate_tokens, trim
-from vaultmem.recall.context import build_context
-from vaultmem.recall.context_text import WHY_TITLE
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.context.rendering import WHY_TITLE
+from vaultmem.recall.token_budget import estimate_tokens, trim
 from vaultmem.vault import Vault
 
 from .conftest import SAMPLE, hash_tree

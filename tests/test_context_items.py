@@ -6,8 +6,8 @@ import datetime as dt
 from pathlib import Path
 
 from vaultmem.model import Heading, Note
-from vaultmem.recall.context import build_context
-from vaultmem.recall.gather import cite, link_heading
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.context.candidates import cite, link_heading
 from vaultmem.vault import Vault
 
 TODAY = dt.date(2026, 11, 29)

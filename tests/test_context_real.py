@@ -17,7 +17,7 @@ import pytest
 
 from vaultmem.index.lookup import passages
 from vaultmem.model import BlockId, Heading, Note
-from vaultmem.recall.context import Context, build_context
+from vaultmem.recall.context.build import Context, build_context
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.recall.context import build_context
-from vaultmem.recall.labels import what_properties_say
-from vaultmem.recall.relevant import FILING_REASON, relevant_passages
+from vaultmem.recall.context.answer_passages import FILING_REASON, relevant_passages
+from vaultmem.recall.context.bare_labels import what_properties_say
+from vaultmem.recall.context.build import build_context
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 

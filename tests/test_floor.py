@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index.lookup import StoredPassage
-from vaultmem.recall.context import build_context
-from vaultmem.recall.floor import above_floor, distinct
-from vaultmem.recall.named import named_in
-from vaultmem.recall.scored import Scored
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.context.named_notes import named_in
+from vaultmem.recall.context.relevance_floor import above_floor, distinct
+from vaultmem.recall.context.scored import Scored
 from vaultmem.vault import Vault
 
 from .conftest import write_notes

@@ -11,7 +11,7 @@ import pytest
 from vaultmem.graph import build_graph, ego_graph
 from vaultmem.index.graph_rows import degrees
 from vaultmem.index.rows import link_rows
-from vaultmem.recall.related import related, related_inputs, related_notes
+from vaultmem.recall.related.notes import related, related_inputs, related_notes
 from vaultmem.vault import Vault
 
 from .test_obsidian_fixtures import FIXTURES, load_fixture, write_vault

@@ -267,9 +267,9 @@ def test_a_worker_past_twice_its_time_is_stopped_and_replaced(sample: Path) -> N
 def test_one_token_s_calls_take_turns_and_leave_room_to_other_tokens() -> None:
     import anyio
 
+    from vaultmem.access_tokens import Grant
     from vaultmem.live.http_gate import Limits
     from vaultmem.live.mcp import TokenTurns
-    from vaultmem.tokens import Grant
 
     turns = TokenTurns(Limits(token_calls=1, call_wait=0.2))
     heavy, other = Grant("heavy", "read"), Grant("other", "read")

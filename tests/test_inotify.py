@@ -12,7 +12,7 @@ import pytest
 from vaultmem.index import scan as scan_module
 from vaultmem.live.inotify import VaultWatch
 from vaultmem.live.mcp_tools import Tools
-from vaultmem.recall.related import related_notes
+from vaultmem.recall.related.notes import related_notes
 from vaultmem.vault import Vault
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")

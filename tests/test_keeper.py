@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.index import scan as scanning
-from vaultmem.index import vouch
+from vaultmem.index.freshness import watcher_answer as vouch
 from vaultmem.index.store import Store
 from vaultmem.live.keeper import IndexKeeper
 from vaultmem.recall.search import search

@@ -25,8 +25,8 @@ LAYERS = {
     "vaultmem.errors": 0, "vaultmem.model": 0, "vaultmem.moment": 0, "vaultmem.clock": 0,
     "vaultmem.config": 0, "vaultmem.names": 0, "vaultmem.secrets": 0, "vaultmem.text": 0,
     "vaultmem.similar_names": 0, "vaultmem.regular_files": 0,
-    "vaultmem.ignored": 0, "vaultmem.semantic_config": 0, "vaultmem.place": 0,
-    "vaultmem.folders": 0, "vaultmem.tokens": 0, "vaultmem.caller": 0,
+    "vaultmem.ignored": 0, "vaultmem.semantic_config": 0, "vaultmem.locations": 0,
+    "vaultmem.folders": 0, "vaultmem.access_tokens": 0, "vaultmem.caller": 0,
     "vaultmem.read": 1,  # file text -> records, facts as a note states them (pure)
     "vaultmem.index": 2,  # the SQLite index and what is made at index time (search documents)
     "vaultmem.graph": 3, "vaultmem.vault": 3,  # the Vault composes the index and the graph
@@ -147,3 +147,20 @@ def test_the_checks_see_lazy_relative_imports_and_loops() -> None:
         "imports vaultmem.recall.search; vaultmem/recall/search.py:1 imports vaultmem.check)",
         "vaultmem.curate -> vaultmem.read -> vaultmem.curate (vaultmem/curate/learn.py:1 "
         "imports vaultmem.read.parse; vaultmem/read/parse.py:2 imports vaultmem.curate.learn)"]
+
+
+def test_docs_architecture_shows_the_layers_and_every_module_of_the_query_rooms() -> None:
+    """docs/architecture.md's layer table is LAYERS, and it names each module of recall/,
+    index/ and check/ (a module whose role the page cannot say in a line is in the wrong room)."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = page.split("## Layers", 1)[1].split("\n\n")[1]
+    shown = {f"vaultmem.{unit.strip(' `')}" if unit.strip(" `") != "vaultmem" else "vaultmem":
+             int(row.split("|")[1]) for row in table.splitlines()[2:]
+             for unit in row.split("|")[2].split(",")}
+    assert shown == LAYERS
+    for room in ("recall", "index", "check"):
+        for path in sorted((ROOT / "vaultmem" / room).rglob("*.py")):
+            name = path.relative_to(ROOT / "vaultmem" / room).with_suffix("").as_posix()
+            if not name.endswith("__init__"):
+                assert f"`{name}`" in page or f"`{name.rsplit('/', 1)[-1]}`" in page, \
+                    f"docs/architecture.md does not say what {room}/{name}.py is for"

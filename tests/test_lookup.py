@@ -23,9 +23,9 @@ from vaultmem.index.lookup import (
     passages,
 )
 from vaultmem.index.rows import expires
-from vaultmem.recall.labels import is_label
-from vaultmem.recall.periods import Period, query_periods, spoken_days
-from vaultmem.recall.relevant import relevant_passages
+from vaultmem.recall.context.answer_passages import relevant_passages
+from vaultmem.recall.context.bare_labels import is_label
+from vaultmem.recall.context.periods import Period, query_periods, spoken_days
 from vaultmem.vault import Vault
 
 from .test_graph_index import VAULTS

@@ -11,7 +11,7 @@ import pytest
 from vaultmem.check import linting, per_note, report
 from vaultmem.check.linting import lint
 from vaultmem.check.report import scan_summary
-from vaultmem.index import changes
+from vaultmem.index.freshness import changes
 from vaultmem.model import Finding
 from vaultmem.vault import Vault
 

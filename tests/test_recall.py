@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.recall.budget import trim
-from vaultmem.recall.related import related
-from vaultmem.recall.relevant import relevant_passages
+from vaultmem.recall.context.answer_passages import relevant_passages
+from vaultmem.recall.related.notes import related
 from vaultmem.recall.search import SNIPPET, Filters, search, snippet
+from vaultmem.recall.token_budget import trim
 from vaultmem.vault import Vault
 
 from .conftest import SAMPLE, hash_tree

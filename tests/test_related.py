@@ -9,7 +9,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from vaultmem.recall.related import (
+from vaultmem.recall.related.notes import (
     WEIGHTS,
     Related,
     Weights,

@@ -16,7 +16,7 @@ from vaultmem.config import find_vault
 from vaultmem.errors import ConfigError, VaultNotFound
 from vaultmem.index.doc import Meta, meta_of
 from vaultmem.index.lookup import facts
-from vaultmem.place import cache_root
+from vaultmem.locations import cache_root
 from vaultmem.read.extract import RawFact
 from vaultmem.vault import Vault
 

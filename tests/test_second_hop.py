@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.recall.relevant import answer
-from vaultmem.recall.second_hop import bridge_names
+from vaultmem.recall.context.answer_passages import answer
+from vaultmem.recall.context.second_hop import bridge_names
 from vaultmem.vault import Vault
 
 from .conftest import write_notes

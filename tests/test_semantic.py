@@ -16,9 +16,9 @@ from vaultmem.config import load_config
 from vaultmem.errors import ConfigError
 from vaultmem.index import embedder
 from vaultmem.index.vector_sync import Embedded
-from vaultmem.recall.context import build_context
+from vaultmem.recall.context.build import build_context
 from vaultmem.recall.meaning import embed_vault
-from vaultmem.recall.related import related_notes
+from vaultmem.recall.related.notes import related_notes
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.index.vouch import socket_path, watcher_vouches
+from vaultmem.index.freshness.watcher_answer import socket_path, watcher_vouches
 from vaultmem.live.forked import request_of
-from vaultmem.place import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
+from vaultmem.locations import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
 from vaultmem.vault import Vault
 
 from .test_conflicts import LABELLED

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from vaultmem.index import scan as scan_module
-from vaultmem.index.take_in import take_in
+from vaultmem.index.freshness.take_in import take_in
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
 from vaultmem.write.journal import append_daily

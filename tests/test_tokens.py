@@ -11,9 +11,9 @@ import anyio
 import pytest
 from click.testing import CliRunner
 
+from vaultmem.access_tokens import digest_of, matching_grant, read_tokens
 from vaultmem.cli import cli
 from vaultmem.errors import ConfigError, UsageError
-from vaultmem.tokens import digest_of, matching_grant, read_tokens
 from vaultmem.vault import Vault
 from vaultmem.write.token_file import add_token, revoke_token
 

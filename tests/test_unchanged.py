@@ -97,7 +97,7 @@ def test_a_note_that_failed_to_parse_is_tried_again_though_no_file_changed(
 
 
 def test_equal_listings_have_one_digest_whatever_objects_they_share() -> None:
-    from vaultmem.index.unchanged import listing_digest
+    from vaultmem.index.freshness.unchanged import listing_digest
     from vaultmem.read.walk import FileInfo, Listing
 
     role = "".join(["sour", "ce"])  # equal to "source", another object

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from vaultmem.check.conflicts import find_conflicts
-from vaultmem.recall.budget import estimate_tokens
-from vaultmem.recall.context import build_context
+from vaultmem.recall.context.build import build_context
+from vaultmem.recall.token_budget import estimate_tokens
 from vaultmem.vault import Vault
 from vaultmem.write.sections import append_to_section, replace_section
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from vaultmem.caller import LinkPolicy
-from vaultmem.check.written_links import review_links
 from vaultmem.vault import Vault
+from vaultmem.write.link_review.review import review_links
 
 from .conftest import hash_tree, write_notes
 from .test_cli import run

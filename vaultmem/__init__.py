@@ -19,8 +19,8 @@ _EXPORTS = {
     "BlockId": "model", "Field": "model", "Finding": "model", "Heading": "model", "Link": "model",
     "Note": "model", "Problem": "model", "Tag": "model", "Task": "model",
     "safe_title": "names", "check_title": "names", "Vault": "vault",
-    "search": "recall.search", "Filters": "recall.search", "related": "recall.related",
-    "build_context": "recall.context", "find_conflicts": "check.conflicts",
+    "search": "recall.search", "Filters": "recall.search", "related": "recall.related.notes",
+    "build_context": "recall.context.build", "find_conflicts": "check.conflicts",
 }
 __all__ = [*sorted(_EXPORTS), "__version__"]
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from .errors import ConfigError, VaultNotFound
 from .folders import Journal, find_journals, folder_tree, git_ignored, side_by_side
-from .place import named_vault
+from .locations import named_vault
 from .regular_files import read_regular
 from .semantic_config import Semantic, semantic_settings
 

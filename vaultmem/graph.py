@@ -96,7 +96,7 @@ def two_hop_graph(store: Store, center: str, *, also: Iterable[str] = (),
                   known: NodeMemo | None = None) -> nx.DiGraph:
     """Every link of ``center`` and of each node linked with it, read from the index, plus the
     notes ``also`` (attributes only), each node with its whole-graph ``degree``: what
-    :func:`vaultmem.recall.related.related` reads within two links, without the links among
+    :func:`vaultmem.recall.related.notes.related` reads within two links, without the links among
     the notes farther out that an ego graph also holds. Node attributes in ``known`` (kept by
     a long-running reader of one state of the index) are not read again."""
     if not store.query("SELECT 1 FROM notes WHERE id = ?", (center,)):

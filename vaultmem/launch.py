@@ -14,7 +14,7 @@ import signal
 import socket
 import sys
 
-from .place import (
+from .locations import (
     GO,
     KEEPER_SOCKET,
     NOT_HERE,

@@ -24,13 +24,13 @@ if TYPE_CHECKING:
     import networkx as nx
 from .index.doc import Meta
 from .index.fact_shards import documents, load_facts
+from .index.freshness.take_in import take_in
 from .index.link_rows import notes_named
 from .index.lookup import every_name, named
 from .index.notes import Index
 from .index.parsing import Progress
 from .index.scan import scan
 from .index.store import Store
-from .index.take_in import take_in
 from .read.resolve import Resolver
 
 SUGGESTED = 75  # a title or alias this alike (WRatio: typed in part counts) is offered

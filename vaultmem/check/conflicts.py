@@ -13,7 +13,7 @@ from ..index.store import folder_stamp
 from ..model import SHOWN, Fact, Finding
 from ..secrets import redact_value
 from ..vault import Vault
-from .around import LOCAL_KINDS, documents_around
+from .conflicts_around import LOCAL_KINDS, documents_around
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .decisions import decision_findings
 from .kin import alike_in_words, linked_together, particular_words
@@ -32,7 +32,7 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
 
     ``touching`` keeps the conflicts involving those notes. When the vault's findings are not
     kept for its current state, kinds that need no comparison with every note are found from
-    the notes around those alone (see :func:`~vaultmem.check.around.documents_around`).
+    the notes around those alone (see :func:`~vaultmem.check.conflicts_around.documents_around`).
     """
     today = today or clock.today()
     known = _known(vault, today, kinds, touching)

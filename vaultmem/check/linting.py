@@ -9,7 +9,6 @@ like name or shows nothing where it embeds is a mistake. ``lint`` leaves out the
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from collections.abc import Collection, Iterator
 
@@ -20,13 +19,13 @@ from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
+from .lint_finding import GUESS, SURE, finding
 from .per_note import findings_per_note
 from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
 
 KINDS = ("broken-link", "unwritten-link", "ambiguous-link", "missing-heading", "missing-block",
          "orphan", "unlinked-mention")
-SURE, UNSURE, GUESS = 0.9, 0.3, 0.45
 CHECKED_TOGETHER = 2000  # notes whose links are read and checked at once (bounds the memory)
 UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to write later")
 # A vault whose links almost all resolve (a docs vault kept free of broken links) plans no notes
@@ -36,15 +35,6 @@ COMPLETE_SHARE, COMPLETE_LINKS = 0.01, 1000
 MISTAKE = 0.6
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
-
-
-def finding(kind: str, note: str, line: int | None, message: str, suggestion: str,
-            *extra: str, sure: tuple[float, str] = (1.0, "")) -> Finding:
-    """A finding with an id that stays the same while the problem does; ``sure``: its
-    confidence and the reason for it."""
-    digest = hashlib.sha1("\x1f".join([kind, note, str(line), *extra]).encode()).hexdigest()
-    return Finding(f"{kind}:{digest[:8]}", kind, [note], message, suggestion, line,
-                   confidence=sure[0], reason=sure[1])
 
 
 def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,

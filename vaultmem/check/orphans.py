@@ -7,7 +7,7 @@ from ..index.lookup import facts, with_text
 from ..index.tallies import unlinked
 from ..model import Finding
 from ..vault import Vault
-from .linting import GUESS, UNSURE, finding
+from .lint_finding import GUESS, UNSURE, finding
 
 ARCHIVES = {"archive", "archives", "archived"}
 EMPTY_HABIT = 10  # empty notes nothing links: the vault keeps placeholders (a tree of topics)

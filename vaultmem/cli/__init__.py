@@ -14,7 +14,7 @@ import click
 
 from .. import __version__
 from ..errors import VaultmemError, missing_dependency
-from ..place import hoisted
+from ..locations import hoisted
 from ..secrets import redact, redact_data
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def main() -> None:
 
 # What the reading commands a keeper runs load on first use (see vaultmem.launch.SERVED)
 WARM = ("vaultmem.cli.read", "vaultmem.cli.recall", "vaultmem.cli.curate", "vaultmem.vault",
-        "vaultmem.recall.context", "vaultmem.recall.related", "vaultmem.check.conflicts",
+        "vaultmem.recall.context.build", "vaultmem.recall.related.notes", "vaultmem.check.conflicts",
         "vaultmem.check.duplicates", "vaultmem.check.linting", "vaultmem.generate.export")
 
 
@@ -201,7 +201,7 @@ def warm(vault: Vault) -> None:
     makes (compiled patterns, the credential rules): a keeper's forks then start warm."""
     for module in WARM:
         importlib.import_module(module)
-    from ..recall.context import build_context
+    from ..recall.context.build import build_context
     from ..recall.search import search
 
     search(vault, "memory", limit=5)

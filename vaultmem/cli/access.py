@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .. import clock
-from ..tokens import SCOPES, checked_folders, default_tokens_path, read_tokens
+from ..access_tokens import SCOPES, checked_folders, default_tokens_path, read_tokens
 from . import cli, json_option
 
 TOKENS_OPTION = click.option(

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import click
 
+from ..access_tokens import default_tokens_path
 from ..errors import UsageError
 from ..live.forked import CommandLine
 from ..live.http_gate import Limits
 from ..live.tool_table import help_line
-from ..tokens import default_tokens_path
 from ..vault import Vault
 from . import cli, main, warm, with_vault
 from .access import TOKENS_OPTION

@@ -9,7 +9,6 @@ import click
 from ..caller import LinkPolicy
 from ..check import report
 from ..check.linting import FILE_KINDS, KINDS, lint
-from ..check.written_links import review_data, review_links, review_text
 from ..errors import UsageError
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
@@ -152,6 +151,8 @@ def links_command(vault: Vault, text: str, note: str, new_link: bool, link_menti
     Example:
       vaultmem --vault sample_vault links --check "Met [[Lucy]] about [[dataflow]]"
     """
+    from ..write.link_review.review import review_data, review_links, review_text
+
     given = sys.stdin.read() if text == "-" else text
     review = review_links(vault, given, source=vault.note(note).id if note else "",
                           policy=LinkPolicy(new=new_link, mentions=link_mentions))

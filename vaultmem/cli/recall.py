@@ -12,7 +12,7 @@ from . import cli, emit, json_option, with_vault
 
 if TYPE_CHECKING:
     from ..check.mentions import Mention
-    from ..recall.related import Related
+    from ..recall.related.notes import Related
 
 
 def _hits_text(hits: list[Hit], explain: bool) -> str:
@@ -90,7 +90,7 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     Example:
       vaultmem --vault sample_vault related "Use PaddleOCR" --explain
     """
-    from ..recall.related import related_notes  # networkx only for the commands that need it
+    from ..recall.related.notes import related_notes  # networkx only for the commands that need it
 
     note_id, items = related_notes(vault, note, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
@@ -192,7 +192,7 @@ def context_command(vault: Vault, agent: str | None, query: str | None, note: st
 
     With --json, each item has its "reasons"; --explain prints them after the context.
     """
-    from ..recall.context import build_context
+    from ..recall.context.build import build_context
 
     built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
     if write:

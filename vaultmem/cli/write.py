@@ -21,7 +21,7 @@ from . import cli, emit, json_option, with_vault
 def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--dry-run``, ``--json``, ``--date`` and ``--time``, passed on as ``dry_run``,
     ``as_json`` and ``when``; ``--keep-links``, ``--new-link`` and ``--link-mentions`` set how
-    the write treats the links it adds (:mod:`vaultmem.check.written_links`), passed on in
+    the write treats the links it adds (:mod:`vaultmem.write.link_review.review`), passed on in
     ``caller``, the vault's own user."""
 
     @functools.wraps(func)

@@ -7,8 +7,8 @@ import networkx as nx
 from ..check.conflicts import find_conflicts
 from ..index.lookup import notes_of_type
 from ..names import check_title
-from ..recall.context import Context, build_context
-from ..recall.gather import backlinkers
+from ..recall.context.build import Context, build_context
+from ..recall.context.candidates import backlinkers
 from ..vault import Vault
 from ..write.apply import WriteResult
 from ..write.generated import generated_text, write_generated

@@ -12,10 +12,10 @@ from ..model import Note, Problem
 from ..read.record import GENERATED, HAS_PROBLEMS, Entry, decode
 from ..read.resolve import Resolver
 from ..read.walk import Listing
+from .freshness.unchanged import listing_digest
 from .link_rows import Reached, reached_links
 from .sql import IN_ARRAY, array
 from .store import Store
-from .unchanged import listing_digest
 
 Entries = dict[str, Entry]
 Fetch = Callable[[list[str]], Entries]  # note ids -> their full entries, by id
@@ -240,7 +240,7 @@ class Index:
 
     @property
     def listing_digest(self) -> str:
-        """The :func:`~vaultmem.index.unchanged.listing_digest` of :attr:`listing`."""
+        """The :func:`~vaultmem.index.freshness.unchanged.listing_digest` of :attr:`listing`."""
         if self._digest is None:
             self._digest = listing_digest(self.listing)
         return self._digest

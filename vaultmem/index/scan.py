@@ -10,13 +10,13 @@ from ..config import Config
 from ..read.record import GENERATED, Entry
 from ..read.resolve import Resolver
 from ..read.walk import FileInfo, Listing, list_vault
-from . import unchanged
-from .kept import kept_index
+from .freshness import unchanged
+from .freshness.kept_index import kept_index
+from .freshness.watcher_answer import watcher_vouches
 from .notes import Entries, Index, Layout, Notes, ScanStats
 from .parsing import Progress, parse_all, parse_files
 from .rows import ATTACHMENT
 from .store import BULK_LOAD_FROM, Store, files_key
-from .vouch import watcher_vouches
 
 STORE_EVERY = 1000  # parsed notes stored in one transaction while the rest are parsed
 # Notes a scan keeps in memory as parsed once stored (more: only their states, the rest read

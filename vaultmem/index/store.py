@@ -24,10 +24,11 @@ from typing import Any
 
 from .. import __version__
 from ..errors import IndexBusy
-from ..place import index_folder
+from ..locations import index_folder
 from ..read.record import Entry, loaded_blobs
 from ..read.resolve import Resolver
-from . import changes, degrees, fts, update
+from . import degrees, fts, update
+from .freshness import changes
 from .sql import IN_ARRAY, KEYS, array, index_statements, start_over, transaction, tuned
 
 SCHEMA = 12

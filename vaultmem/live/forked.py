@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from ..index.vouch import trusted
-from ..place import GO, keeper_line
+from ..index.freshness.watcher_answer import trusted
+from ..locations import GO, keeper_line
 from ..vault import Vault
 
 

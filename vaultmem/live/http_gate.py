@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..access_tokens import Grant, TokenRecord, matching_grant, read_tokens
 from ..errors import VaultmemError
-from ..tokens import Grant, TokenRecord, matching_grant, read_tokens
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

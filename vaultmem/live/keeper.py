@@ -5,9 +5,9 @@ Without a watcher every command reads the status of every file to know what chan
 tenth of a second at 10,000 notes, a second at 100,000). A long-running process (``watch``,
 ``mcp``) sees changes through inotify instead: :class:`IndexKeeper` takes each change into
 the index and answers other processes' question "is the index current?" on a socket in the
-cache folder (see :mod:`vaultmem.index.vouch`), so they skip that reading. Given the command
-line, it also runs a reading command another process asks it to run, in a fork of itself
-(:mod:`vaultmem.live.forked`, asked by :mod:`vaultmem.launch`).
+cache folder (see :mod:`vaultmem.index.freshness.watcher_answer`), so they skip that
+reading. Given the command line, it also runs a reading command another process asks it to
+run, in a fork of itself (:mod:`vaultmem.live.forked`, asked by :mod:`vaultmem.launch`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,16 @@ import socket
 import threading
 
 from ..errors import VaultmemError
-from ..index.vouch import CURRENT, QUESTION, UNKNOWN, answered, answering, save_listing, socket_path
-from ..place import NOT_HERE, RUN, code_marker
+from ..index.freshness.watcher_answer import (
+    CURRENT,
+    QUESTION,
+    UNKNOWN,
+    answered,
+    answering,
+    save_listing,
+    socket_path,
+)
+from ..locations import NOT_HERE, RUN, code_marker
 from ..vault import Vault
 from . import forked
 from .forked import CommandLine
@@ -71,8 +79,8 @@ class IndexKeeper:
 
     def _bind(self) -> bool:
         """Listen on the socket unless a live process does (a dead one's socket is replaced)."""
+        from ..index.freshness.watcher_answer import watcher_vouches
         from ..index.store import private_dir
-        from ..index.vouch import watcher_vouches
 
         private_dir(self.path.parent)
         if self.path.exists() and watcher_vouches(self.vault.store, timeout=1.0):

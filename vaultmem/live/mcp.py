@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..access_tokens import Grant
 from ..caller import LOCAL, Caller
 from ..errors import MissingExtra
-from ..tokens import Grant
 from ..vault import Vault
 from .forked import CommandLine
 from .http_gate import Limits, grant_of_request

@@ -271,7 +271,7 @@ class Tools:
         caller: Caller = LOCAL,
     ) -> str:
         """Notes related to one note, as the ``related --json`` document."""
-        from ..recall.related import related_notes
+        from ..recall.related.notes import related_notes
 
         with self.fresh(caller) as vault:
             note_id, items = related_notes(vault, note, limit=limit, depth=depth)
@@ -306,7 +306,7 @@ class Tools:
         caller: Caller = LOCAL,
     ) -> str:
         """The agent's context as Markdown, as ``vaultmem context`` prints it."""
-        from ..recall.context import build_context
+        from ..recall.context.build import build_context
 
         with self.fresh(caller) as vault:
             built = build_context(vault, agent=agent, query=query, note=note, budget=budget)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from ..caller import LOCAL, Caller, LinkPolicy
-from ..check.written_links import review_data, review_links
 from ..write import entries, facts, journal
+from ..write.link_review.review import review_data, review_links
 from .mcp_tools import (
     Body,
     DryRun,

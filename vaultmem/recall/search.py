@@ -35,9 +35,9 @@ from ..index.question_terms import worded_hits
 from ..model import Json
 from ..text import WORD, tokens
 from ..vault import Vault
-from .bounds import bounded
-from .budget import whole_spans
 from .meaning import Near, near_text
+from .question_bounds import bounded
+from .token_budget import whole_spans
 
 FUZZY_CUTOFF = 70
 FUZZY_WEIGHT = 0.6

@@ -8,8 +8,6 @@ from dataclasses import asdict, dataclass, field
 
 from .. import clock
 from ..caller import LOCAL, STRICT, Caller, LinkPolicy
-from ..check.link_changes import LinkChange, LinkProblem
-from ..check.written_links import review_links
 from ..errors import UsageError, VaultmemError
 from ..model import Json, Note, Problem
 from ..read.fences import split
@@ -17,6 +15,8 @@ from ..read.parse import parse_note
 from ..secrets import check_text
 from ..vault import Vault
 from .files import update
+from .link_review.outcome import LinkChange, LinkProblem
+from .link_review.review import review_links
 from .note_file import read_text
 
 Check = Callable[[Note], str | None]  # returns what is wrong, or None

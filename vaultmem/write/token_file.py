@@ -7,8 +7,7 @@ import dataclasses
 import datetime as dt
 from pathlib import Path
 
-from ..errors import UsageError
-from ..tokens import (
+from ..access_tokens import (
     SCOPES,
     TokenRecord,
     check_token_name,
@@ -17,6 +16,7 @@ from ..tokens import (
     read_tokens,
     tokens_text,
 )
+from ..errors import UsageError
 from .files import atomic_write
 from .locks import file_lock
 

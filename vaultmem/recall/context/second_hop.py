@@ -17,15 +17,15 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..index.fts import STOPWORDS, PassageHit, candidates
-from ..index.lookup import facets
-from ..index.question_terms import passages_holding
-from ..index.store import Store
-from ..text import STAMP
+from ...index.fts import STOPWORDS, PassageHit, candidates
+from ...index.lookup import facets
+from ...index.question_terms import passages_holding
+from ...index.store import Store
+from ...text import STAMP
 from .scored import Scored, best_first, expired, stored
 
 if TYPE_CHECKING:
-    from ..vault import Vault
+    from ...vault import Vault
 
 HOP_FROM = 8  # best passages whose names may be bridges
 BRIDGES = 4  # names followed, at most

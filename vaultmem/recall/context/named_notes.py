@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from ..index.lookup import facets, names_like
-from ..vault import Vault
-from .search import BLOCKED_NAMES
+from ...index.lookup import facets, names_like
+from ...vault import Vault
+from ..search import BLOCKED_NAMES
 
 MIN_NAME = 3  # characters: shorter titles ("AI", "Q3") are too often words of a question
 WORD = re.compile(r"\w+")

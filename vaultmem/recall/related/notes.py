@@ -1,4 +1,4 @@
-"""Entries related to a note: the evidence of :mod:`.related_evidence` (links, shared
+"""Entries related to a note: the evidence of :mod:`.evidence` (links, shared
 neighbours, text, unlinked mentions, tags, recency), weighed and ranked."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import networkx as nx
 
-from ..model import Json
-from .related_evidence import RARE_TAG, Evidence, evidence
+from ...model import Json
+from .evidence import RARE_TAG, Evidence, evidence
 
 if TYPE_CHECKING:
-    from ..vault import Vault
+    from ...vault import Vault
 
 MENTION_HITS = 300  # passages read for the notes writing a note's name
 
@@ -100,9 +100,9 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
                    ) -> tuple[nx.DiGraph, dict[str, Any]]:
     """The part of the graph :func:`related` reads around ``note_id`` and its other inputs
     (``text``, ``meaning``, ``tagged``, ``mentions``), read from the index."""
-    from ..check.mentions import mentioned_by, mentions_of
-    from ..graph import ego_graph, two_hop_graph
-    from ..index.graph_rows import tag_members
+    from ...check.mentions import mentioned_by, mentions_of
+    from ...graph import ego_graph, two_hop_graph
+    from ...index.graph_rows import tag_members
     from .similar_notes import similar, similar_in_meaning
 
     note = vault.notes[note_id]

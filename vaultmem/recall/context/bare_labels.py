@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..index.lookup import StoredPassage
-from ..text import cjk, cjk_runs
+from ...index.lookup import StoredPassage
+from ...text import cjk, cjk_runs
 
 LABEL_WORDS = 4
 BOLD_LINE = re.compile(r"(\*\*|__)[^*_\n]+\1:?")

@@ -9,13 +9,13 @@ describe the vault as it is.
 
 from __future__ import annotations
 
-from ..read.record import GENERATED
-from ..read.resolve import Resolver
-from ..read.walk import Listing
-from .notes import Entries, Index, Layout, Notes, ScanStats
-from .rows import ATTACHMENT
-from .store import Store
-from .vouch import listing_stored, stored_listing
+from ...read.record import GENERATED
+from ...read.resolve import Resolver
+from ...read.walk import Listing
+from ..notes import Entries, Index, Layout, Notes, ScanStats
+from ..rows import ATTACHMENT
+from ..store import Store
+from .watcher_answer import listing_stored, stored_listing
 
 
 def kept_index(store: Store, generation: int, listing: Listing | None = None,

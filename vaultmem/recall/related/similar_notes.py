@@ -4,11 +4,11 @@ notes whose passages are near a note's in meaning."""
 
 from __future__ import annotations
 
-from ..index.lookup import matching_passages
-from ..index.vocabulary import passage_count, telling_terms
-from ..vault import Vault
-from .meaning import near_note
-from .search import by_note, note_score
+from ...index.lookup import matching_passages
+from ...index.vocabulary import passage_count, telling_terms
+from ...vault import Vault
+from ..meaning import near_note
+from ..search import by_note, note_score
 
 TERMS = 12
 MOST_SHARE = 0.01  # of the passages: a word in more says little about what a note is about

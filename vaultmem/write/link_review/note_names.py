@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..index.lookup import every_alias
-from ..vault import Vault
+from ...index.lookup import every_alias
+from ...vault import Vault
 
 CLOSE = 86  # WRatio: "Rafael Ocr Agent" and "Rafael", "Priya" and "Priya Shah" are this alike
 CANDIDATES = 5

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..index.fts import STOPWORDS, PassageHit
-from ..index.lookup import matching_passages
-from ..vault import Vault
-from .meaning import Near
+from ...index.fts import STOPWORDS, PassageHit
+from ...index.lookup import matching_passages
+from ...vault import Vault
+from ..meaning import Near
 
 CANDIDATES = 400
 FEEDBACK_PASSAGES = 3

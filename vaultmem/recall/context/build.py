@@ -1,6 +1,6 @@
 """An agent's context: the memory it needs, in sections, sourced, within a token budget.
 
-Every section gets candidates with scores (:mod:`.gather`). Each first takes its floor, a
+Every section gets candidates with scores (:mod:`.candidates`). Each first takes its floor, a
 share of the budget, best items first; what is left goes to the best remaining items of any
 section (weighted by section); an item too big for what is left is trimmed at a line,
 sentence or word end. Conflicts touching anything chosen are added last, displacing the
@@ -12,18 +12,17 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from ..clock import today as clock_today
-from ..errors import UsageError
-from ..index.lookup import facets as facets_of
-from ..model import Json
-from ..secrets import redact
-from ..text import line_runs, tokens
-from ..vault import Vault
-from .asked import relevant_items
-from .bounds import bounded
-from .budget import TokenCounter, counter, trim
-from .context_text import SECTIONS, item_line, reasons_shown, render
-from .gather import (
+from ...clock import today as clock_today
+from ...errors import UsageError
+from ...index.lookup import facets as facets_of
+from ...model import Json
+from ...secrets import redact
+from ...text import line_runs, tokens
+from ...vault import Vault
+from ..question_bounds import bounded
+from ..token_budget import TokenCounter, counter, trim
+from .answer_passages import Answer
+from .candidates import (
     ContextItem,
     agent_items,
     decision_items,
@@ -33,7 +32,8 @@ from .gather import (
     person_items,
     recent_items,
 )
-from .relevant import Answer
+from .relevant_section import relevant_items
+from .rendering import SECTIONS, item_line, reasons_shown, render
 from .unanswered import far_note, unused_note
 
 RECENT_DAYS = 3
@@ -234,7 +234,7 @@ def _with_conflicts(vault: Vault, chosen: list[ContextItem], budget: int, count:
                     today: dt.date | None) -> list[ContextItem]:
     """Warn about open conflicts touching the chosen notes, dropping the weakest item of the
     section that holds most tokens if needed (small sections keep what their floor gave)."""
-    from ..check.conflicts import find_conflicts
+    from ...check.conflicts import find_conflicts
 
     ids = {item.id for item in chosen}
     warnings = [ContextItem(f.notes[0], "conflicts", f.message, f.sources[0].split("]]")[0] + "]]"

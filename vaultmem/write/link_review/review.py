@@ -29,15 +29,15 @@ import unicodedata
 from dataclasses import asdict, replace
 from typing import Any
 
-from ..caller import STRICT, LinkPolicy
-from ..index.link_rows import notes_named
-from ..index.lookup import named
-from ..model import Link, Note
-from ..read.resolve import Resolver, link_name
-from ..vault import Vault
-from .link_changes import LinkChange, LinkProblem, LinkReview
-from .mention_links import link_mentions
+from ...caller import STRICT, LinkPolicy
+from ...index.link_rows import notes_named
+from ...index.lookup import named
+from ...model import Link, Note
+from ...read.resolve import Resolver, link_name
+from ...vault import Vault
+from .mentions_linked import link_mentions
 from .note_names import NoteNames
+from .outcome import LinkChange, LinkProblem, LinkReview
 
 NOT_WORD = re.compile(r"[\W_]+")
 KEY_TYPES = {"person": "person", "people": "person", "owner": "person", "decided_by": "person",
@@ -54,7 +54,7 @@ def review_links(vault: Vault, text: str, *, source: str, lines: set[int] | None
     """The links of ``text`` (a note's whole text, to be the note ``source``; only those on
     ``lines`` when given) reviewed as the module docstring says; ``parsed``: the note ``text``
     parses into, when the caller has it."""
-    from ..read.parse import parse_note  # the parser loads with a write, not with every reader
+    from ...read.parse import parse_note  # the parser loads with a write, not with every reader
 
     note = parsed or parse_note(f"{source}.md", text.encode("utf-8"), vault.config)
     review = LinkReview(text)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
-from ..index.lookup import (
+from ...index.lookup import (
     StoredPassage,
     entities_named,
     facts,
@@ -15,11 +15,11 @@ from ..index.lookup import (
     notes_of_type,
     passages,
 )
-from ..model import Json, Note
-from ..read.extract import RawFact
-from ..secrets import redact
-from ..text import tokens
-from ..vault import Vault
+from ...model import Json, Note
+from ...read.extract import RawFact
+from ...secrets import redact
+from ...text import tokens
+from ...vault import Vault
 
 SENTENCE_END = re.compile("[.!?\u3002\uff01\uff1f][\"')\\]*]*$")
 LINK_CHARS = re.compile(r"\[\[|\]\]|%%|[#|^:\[\]]")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from .budget import counter
-from .gather import ContextItem
+from ..token_budget import counter
+from .candidates import ContextItem
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),

@@ -3,17 +3,17 @@ terms, each weighed by its rarity) the words of one passage hold, the share no p
 with ``[semantic]`` the cosine of the passage nearest in meaning. A question whose rare words
 no passage holds, and that nothing is near in meaning, is about something the vault does not
 hold: its context says so, its best passages lead to no second hop, and none is kept for its
-words alone (:mod:`.floor`)."""
+words alone (:mod:`.relevance_floor`)."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..index.question_terms import TermWeights, share_held
+from ...index.question_terms import TermWeights, share_held
 
 if TYPE_CHECKING:
-    from .meaning import Near
+    from ..meaning import Near
 
 CLOSE_SHARE = 0.25  # of the question's weight, in one passage's words
 CLOSE_COSINE = 0.5  # the meaning of one passage

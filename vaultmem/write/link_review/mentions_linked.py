@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from ..model import Note
-from ..vault import Vault
-from .link_changes import LinkChange
-from .mentions import link_for, names_among, pattern, prose, word_runs
+from ...check.mentions import link_for, names_among, pattern, prose, word_runs
+from ...model import Note
+from ...vault import Vault
+from .outcome import LinkChange
 
 MENTIONED = frozenset({"person", "project"})  # the notes whose mentions are linked
 

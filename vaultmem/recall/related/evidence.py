@@ -1,6 +1,6 @@
 """What says a note is related to another: direct links, shared neighbours (weighed by what
 they are, and plain Adamic-Adar), similar text, unlinked mentions, shared tags and recency, each
-part 0..1 for :mod:`.related` to weigh."""
+part 0..1 for :mod:`.notes` to weigh."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from .. import clock
+from ... import clock
 from .bridges import NOT_NOTES, Bridge, bridge_reasons, bridge_scores, bridges
 
 RECENT_DAYS = 30

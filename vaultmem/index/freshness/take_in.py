@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..config import Config
-from ..read.record import GENERATED, Entry
-from ..read.resolve import Resolver
-from ..read.walk import FileInfo, Listing, relisted
-from .kept import kept_index
-from .notes import Entries, Index, Layout, ScanStats
-from .parsing import parse_files
-from .rows import ATTACHMENT
-from .scan import seen_as
-from .store import Store, files_key
+from ...config import Config
+from ...read.record import GENERATED, Entry
+from ...read.resolve import Resolver
+from ...read.walk import FileInfo, Listing, relisted
+from ..notes import Entries, Index, Layout, ScanStats
+from ..parsing import parse_files
+from ..rows import ATTACHMENT
+from ..scan import seen_as
+from ..store import Store, files_key
+from .kept_index import kept_index
 
 
 def take_in(config: Config, store: Store, before: Index, paths: Iterable[str]) -> Index | None:

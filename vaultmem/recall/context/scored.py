@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import NamedTuple
 
-from ..index.fts import PassageHit
-from ..index.lookup import Facets, StoredPassage
+from ...index.fts import PassageHit
+from ...index.lookup import Facets, StoredPassage
 from .periods import parse_day
 
 

@@ -1,12 +1,12 @@
 """What a context says of what it did not find: when no passage holds much of its question
 (see :mod:`.closeness`), which of its words no note holds, so an agent reads what is under
-Relevant as weak matches; when passages under the relevance floor (:mod:`.floor`) were left
-out, how many and how much of the budget that left unused."""
+Relevant as weak matches; when passages under the relevance floor (:mod:`.relevance_floor`)
+were left out, how many and how much of the budget that left unused."""
 
 from __future__ import annotations
 
-from .budget import TokenCounter
-from .relevant import Answer
+from ..token_budget import TokenCounter
+from .answer_passages import Answer
 
 NOTHING_CLOSE = "No passage holds much of the question"
 MIN_UNUSED = 50  # tokens: less unused is not worth a line

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
-from ..read.walk import Listing
-from .store import Store
+from ...read.walk import Listing
+from ..store import Store
 
 RESULT = "listed"  # the stored result's name
 

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .sql import IN_ARRAY, array
+from ..sql import IN_ARRAY, array
 
 SCHEMA = """
 CREATE TABLE changes(generation INTEGER NOT NULL, note TEXT NOT NULL, aliases INTEGER NOT NULL);

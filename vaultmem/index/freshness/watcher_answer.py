@@ -5,8 +5,8 @@ system (inotify) answers on a socket in the index's cache folder. When it answer
 it has taken in every change made before the question (the kernel queues an event before the
 writing call returns, and the watcher drains the queue after reading the question), and the
 listing it stored with the index generation is the vault's: the index can be read as it is
-(:mod:`vaultmem.index.kept`). Any doubt (no watcher, a stale socket, a slow or odd answer,
-another process stored since) means: list the vault as usual.
+(:mod:`vaultmem.index.freshness.kept_index`). Any doubt (no watcher, a stale socket, a slow or
+odd answer, another process stored since) means: list the vault as usual.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model import Problem
-from ..place import KEEPER_SOCKET, keeper_line
-from ..read.walk import FileInfo, Listing
-from .store import Store
+from ...locations import KEEPER_SOCKET, keeper_line
+from ...model import Problem
+from ...read.walk import FileInfo, Listing
+from ..store import Store
 
 if TYPE_CHECKING:
     pass

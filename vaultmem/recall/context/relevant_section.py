@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import NamedTuple
 
-from ..index.lookup import facets, linked_from_lines, passages
-from ..text import tokens
-from ..vault import Vault
-from .gather import ContextItem, neighbour_items, overlap
-from .relevant import Answer, answer
+from ...index.lookup import facets, linked_from_lines, passages
+from ...text import tokens
+from ...vault import Vault
+from .answer_passages import Answer, answer
+from .candidates import ContextItem, neighbour_items, overlap
 from .scored import Scored
 
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)

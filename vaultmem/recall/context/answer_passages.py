@@ -38,8 +38,8 @@ import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..index.fts import PassageHit
-from ..index.lookup import (
+from ...index.fts import PassageHit
+from ...index.lookup import (
     Facets,
     StoredPassage,
     facets,
@@ -49,17 +49,17 @@ from ..index.lookup import (
     newest_date,
     passages_near,
 )
-from ..index.question_terms import term_weights, terms_held, terms_in_each, whole_words
-from ..vault import Vault
+from ...index.question_terms import term_weights, terms_held, terms_in_each, whole_words
+from ...vault import Vault
+from ..meaning import Near, near_text
+from ..search import by_note, note_score
+from .bare_labels import is_label, what_properties_say
 from .closeness import Closeness, closeness
-from .floor import above_floor, distinct
-from .labels import is_label, what_properties_say
-from .meaning import Near, near_text
-from .named import mentions, named_in, spaced_words
+from .named_notes import mentions, named_in, spaced_words
 from .own_scores import CANDIDATES, OwnScores, own_scores
 from .periods import Period, parse_day, query_periods, spoken_days
+from .relevance_floor import above_floor, distinct
 from .scored import Scored, best_first, expired, stored
-from .search import by_note, note_score
 from .second_hop import with_hops
 
 BORROW = 0.5
@@ -79,7 +79,7 @@ PERIOD, IMPORTANT, AGE = "in the time asked", "importance", "age"
 
 class Answer(NamedTuple):
     """The passages that answer a question, how close the closest came, and how many it
-    found were left out under the relevance floor (:mod:`.floor`)."""
+    found were left out under the relevance floor (:mod:`.relevance_floor`)."""
 
     passages: list[Scored]
     closest: Closeness
