@@ -114,7 +114,7 @@ def test_indented_field_lines(tmp_path: Path) -> None:
 
 def test_lint_kind_typo_is_a_usage_error(sample: Path) -> None:
     code, _, err = run(sample, "lint", "--check", "--kind", "broken-links")
-    assert code == 2 and "unknown --kind broken-links" in err
+    assert code == 2 and "unknown kind broken-links" in err
 
 
 def test_classic_mac_line_endings(tmp_path: Path) -> None:
@@ -146,3 +146,15 @@ def test_a_missing_dependency_is_one_clear_error_and_the_next_run_is_whole(
     assert broken.stdout == ""
     code, out, _ = run(sample, "scan", "--json")
     assert code == 0 and json.loads(out)["notes"] == 30
+
+
+def test_a_type_no_note_can_have_is_refused_by_search_on_every_face(sample: Path) -> None:
+    from vaultmem.errors import UsageError
+    from vaultmem.recall.search import Filters, search
+    from vaultmem.vault import Vault
+
+    code, out, err = run(sample, "search", "OCR", "--type", "bogus")
+    assert code == 2 and "unknown type 'bogus'; use one of" in err and "No results" not in out
+    with pytest.raises(UsageError, match="unknown type 'bogus'"):
+        search(Vault(sample), "OCR", filters=Filters(type="bogus"))
+    assert search(Vault(sample), "OCR", filters=Filters(type="Decision"))  # any case

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..ignored import PATH as IGNORED
 from ..index.tallies import Tallies, tallies
@@ -14,6 +13,7 @@ from ..vault import Vault
 from .linting import link_findings, unwritten_judged
 from .per_note import findings_per_note
 from .remembered import remembered, remembered_findings
+from .sorted_findings import Sorted, by_kind
 
 SHOWN_PROBLEMS = 10  # listed by scan; the rest are counted by kind
 
@@ -162,30 +162,6 @@ def findings_text(findings: list[Finding]) -> str:
     kinds = ", ".join(f"{kind} {count}" for kind, count in by_kind(findings).items())
     rows.append(f"{len(findings)} finding(s): {kinds}.")
     return "\n".join(rows)
-
-
-class Sorted(NamedTuple):
-    """Findings sorted out for the owner: those shown, and how many of each kind were left out
-    as unsure or as ignored (``.vaultmem/ignored.txt``)."""
-
-    shown: list[Finding]
-    unsure: dict[str, int]
-    ignored: dict[str, int]
-
-
-def sorted_out(vault: Vault, findings: list[Finding], everything: bool = False) -> Sorted:
-    """Sort ``findings`` (made with none left out) into what to show and what to count."""
-    quiet = [f for f in findings if vault.ignored.quiets(f.id, f.kind, f.notes)]
-    taken = {id(f) for f in quiet}
-    unsure = [f for f in findings if id(f) not in taken and not everything
-              and f.confidence < SHOWN]
-    taken |= {id(f) for f in unsure}
-    return Sorted([f for f in findings if id(f) not in taken], by_kind(unsure), by_kind(quiet))
-
-
-def by_kind(findings: Iterable[Finding]) -> dict[str, int]:
-    """How many findings of each kind, by kind."""
-    return dict(sorted(Counter(f.kind for f in findings).items()))
 
 
 def left_out(split: Sorted) -> str:

@@ -8,8 +8,9 @@ import sys
 import click
 
 from ..caller import Caller
-from ..check.conflicts import KINDS, find_conflicts
-from ..check.report import by_kind, left_out, sorted_out
+from ..check.conflicts import KINDS
+from ..check.report import left_out
+from ..check.sorted_findings import by_kind, conflicts_sorted
 from ..curate.kpis import Kpi
 from ..errors import UsageError
 from ..generate.conflicts_note import REPORT_PATH, conflicts_note
@@ -49,8 +50,7 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
     Example:
       vaultmem --vault sample_vault conflicts --check
     """
-    split = sorted_out(vault, find_conflicts(vault, kinds=kinds or KINDS, least=0.0,
-                                             quiet=False), everything)
+    split = conflicts_sorted(vault, kinds=kinds, everything=everything)
     findings = split.shown
     if write:
         from ..write.generated import write_generated

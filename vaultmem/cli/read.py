@@ -8,7 +8,8 @@ import click
 
 from ..caller import LinkPolicy
 from ..check import report
-from ..check.linting import FILE_KINDS, KINDS, lint
+from ..check.linting import KINDS
+from ..check.sorted_findings import lint_sorted
 from ..errors import UsageError
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
@@ -113,13 +114,7 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
     Example:
       vaultmem --vault sample_vault lint --check
     """
-    unknown = sorted(set(kinds) - set(KINDS) - set(FILE_KINDS))
-    if unknown:
-        raise UsageError(f"unknown --kind {', '.join(unknown)}; use one of "
-                         f"{', '.join(KINDS + FILE_KINDS)}")
-    found = lint(vault, least=0.0, quiet=False, suggest_links=suggest_links)
-    split = report.sorted_out(vault, [f for f in found if not kinds or f.kind in kinds],
-                              everything)
+    split = lint_sorted(vault, kinds=kinds, everything=everything, suggest_links=suggest_links)
     findings = split.shown
     if as_json:
         emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,

@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 from .. import clock
 from ..caller import LOCAL, Caller, LinkPolicy
 from ..check import report
-from ..check.conflicts import KINDS, find_conflicts
-from ..config import ROOT_FILES
-from ..errors import UsageError, VaultmemError
+from ..check.conflicts import KINDS
+from ..check.sorted_findings import conflicts_sorted
+from ..errors import VaultmemError
 from ..index.notes import Index
 from ..index.sql import within
-from ..index.tallies import tallies
 from ..recall.search import Filters, search
 from ..secrets import redact, redact_data
 from ..vault import Vault
@@ -109,17 +108,6 @@ def busy(waited: float | None) -> ToolError:
 def moment() -> dt.datetime:
     """The moment a write records (as the CLI's default)."""
     return clock.this_minute()
-
-
-def _known_type(vault: Vault, kind: str | None) -> None:
-    """Refuse a type no note can have (a filter by it would find nothing, silently): known
-    types are vaultmem's own and those the vault's notes have."""
-    builtin = {*vault.config.folders, *ROOT_FILES.values(), "daily", "note"}
-    if not kind or kind.casefold() in builtin:
-        return
-    known = builtin | set(tallies(vault.index.store).by_type)
-    if kind.casefold() not in known:
-        raise UsageError(f"unknown type {kind!r}; use one of {', '.join(sorted(known))}")
 
 
 class Tools:
@@ -257,7 +245,6 @@ class Tools:
     ) -> str:
         """Ranked notes for a query, as the ``search --json`` document."""
         with self.fresh(caller) as vault:
-            _known_type(vault, type)
             hits = search(vault, query, filters=Filters(type, tag, status, since, folder),
                           limit=limit, passages=passages)
             return self.out({"query": query, "results": [h.to_dict() for h in hits]})
@@ -333,9 +320,7 @@ class Tools:
         caller: Caller = LOCAL,
     ) -> str:
         """Conflicting memory, as the ``conflicts --json`` document."""
-        unknown = sorted(set(kinds or ()) - set(KINDS))
         with self.fresh(caller) as vault:
-            if unknown:
-                raise UsageError(f"unknown kind {', '.join(unknown)}; use {', '.join(KINDS)}")
-            found = find_conflicts(vault, kinds=tuple(kinds or KINDS))
-            return self.out({"findings": [f.to_dict() for f in found]})
+            split = conflicts_sorted(vault, kinds=kinds or ())
+            return self.out({"findings": [f.to_dict() for f in split.shown],
+                             "unsure": split.unsure, "ignored": split.ignored})

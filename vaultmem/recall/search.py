@@ -20,6 +20,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
+from ..config import ROOT_FILES
 from ..errors import UsageError
 from ..index.fts import PassageHit
 from ..index.lookup import (
@@ -32,6 +33,7 @@ from ..index.lookup import (
     opening_passages,
 )
 from ..index.question_terms import worded_hits
+from ..index.tallies import tallies
 from ..model import Json
 from ..text import WORD, tokens
 from ..vault import Vault
@@ -106,6 +108,7 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
     filters = filters or Filters()
     bounded(query)
     notes = vault.index.notes  # the index is current first
+    _known_type(vault, filters.type)
     near = near_text(vault, query)
     worded = worded_hits(vault.store, query, matching_passages(
         vault.store, query, limit=CANDIDATES + PER_HIT * limit))
@@ -133,6 +136,17 @@ def search(vault: Vault, query: str, *, filters: Filters | None = None, limit: i
         hits.append(_hit(vault, note_id, score, found.get(note_id, []), passages,
                          why + linked[note_id], openings.get(note_id)))
     return hits
+
+
+def _known_type(vault: Vault, kind: str | None) -> None:
+    """Refuse a type no note can have (a filter by it would find nothing, silently): known
+    types are vaultmem's own and those the vault's notes have."""
+    builtin = {*vault.config.folders, *ROOT_FILES.values(), "daily", "note"}
+    if not kind or kind.casefold() in builtin:
+        return
+    known = builtin | set(tallies(vault.index.store).by_type)
+    if kind.casefold() not in known:
+        raise UsageError(f"unknown type {kind!r}; use one of {', '.join(sorted(known))}")
 
 
 def with_meaning(hits: list[PassageHit], near: list[Near], weight: float) -> list[PassageHit]:
