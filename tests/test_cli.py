@@ -203,12 +203,12 @@ def test_lint_kind_filter(sample: Path) -> None:
 
 
 def test_a_bug_is_one_line_not_a_traceback(sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import vaultmem.check.report
+    import vaultmem.cli.read
 
     def broken(*args: object) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(vaultmem.check.report, "scan_summary", broken)
+    monkeypatch.setattr(vaultmem.cli.read, "scan_summary", broken)
     code, out, err = run(sample, "scan")
     assert (code, out) == (1, "")
     assert err.startswith("Error: internal error (KeyError: 'boom'); please report it")

@@ -128,7 +128,7 @@ def test_related_reads_only_the_notes_around_it(sample: Path) -> None:
 def test_scan_counts_from_the_index_are_the_counts_of_the_notes(root: Path) -> None:
     from collections import Counter
 
-    from vaultmem.check.report import scan_summary
+    from vaultmem.check.summaries import scan_summary
 
     if not root.is_dir():
         pytest.skip(f"{root} is not on this machine")
@@ -205,7 +205,7 @@ def test_links_ending_in_a_folder_step_are_resolved_again_when_their_note_appear
 
 def test_a_note_saved_as_dot_md_in_capitals_is_shown_related_and_checked(tmp_path: Path) -> None:
     from vaultmem.check.linting import lint
-    from vaultmem.check.report import note_data
+    from vaultmem.check.summaries import note_data
 
     root = tmp_path / "vault"
     write_vault(root, {"Upper.MD": "# Upper\n\n## Plan\n",

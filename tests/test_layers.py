@@ -36,6 +36,7 @@ LAYERS = {
     "vaultmem.generate": 6,  # generated notes: context, indexes, conflicts; graph export
     "vaultmem.curate": 7,  # operations that judge then write (reflect refreshes generated notes)
     "vaultmem.cli": 8, "vaultmem.live": 8, "vaultmem.__main__": 8,  # interfaces
+    "vaultmem.faces": 8,  # what the interfaces share: the text a person reads
     "vaultmem.launch": 8,
 }
 

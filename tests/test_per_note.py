@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.check import linting, per_note, report
+from vaultmem.check import linting, per_note, summaries
 from vaultmem.check.linting import lint
-from vaultmem.check.report import scan_summary
+from vaultmem.check.summaries import scan_summary
 from vaultmem.index.freshness import changes
 from vaultmem.model import Finding
 from vaultmem.vault import Vault
@@ -30,7 +30,7 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> list[list[str] | None]:
         return list(real(vault, notes=notes, **options))
 
     monkeypatch.setattr(linting, "link_findings", recorded)
-    monkeypatch.setattr(report, "link_findings", recorded)
+    monkeypatch.setattr(summaries, "link_findings", recorded)
     return asked
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from vaultmem.check import linting, report
+from vaultmem.check import linting, summaries
 from vaultmem.check.linting import lint
-from vaultmem.check.report import scan_summary
+from vaultmem.check.summaries import scan_summary
 from vaultmem.model import Finding
 from vaultmem.similar_names import NameIndex
 from vaultmem.vault import Vault
@@ -28,7 +28,7 @@ def computed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return list(real(vault, **options))
 
     monkeypatch.setattr(linting, "link_findings", counted)
-    monkeypatch.setattr(report, "link_findings", counted)
+    monkeypatch.setattr(summaries, "link_findings", counted)
     return runs
 
 

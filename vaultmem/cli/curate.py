@@ -9,10 +9,10 @@ import click
 
 from ..caller import Caller
 from ..check.conflicts import KINDS
-from ..check.report import left_out
 from ..check.sorted_findings import by_kind, conflicts_sorted
 from ..curate.kpis import Kpi
 from ..errors import UsageError
+from ..faces.text import left_out
 from ..generate.conflicts_note import REPORT_PATH, conflicts_note
 from ..model import Finding
 from ..vault import Vault

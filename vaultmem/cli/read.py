@@ -7,10 +7,11 @@ import sys
 import click
 
 from ..caller import LinkPolicy
-from ..check import report
 from ..check.linting import KINDS
 from ..check.sorted_findings import lint_sorted
+from ..check.summaries import note_data, scan_summary
 from ..errors import UsageError
+from ..faces import text as readable
 from ..vault import Vault
 from . import cli, emit, json_option, say, with_vault
 
@@ -25,7 +26,7 @@ def scan(vault: Vault, as_json: bool) -> None:
     Example:
       vaultmem --vault sample_vault scan --json
     """
-    emit(report.scan_summary(vault), lambda s: report.scan_text(s, shown=vault.shown), as_json)
+    emit(scan_summary(vault), lambda s: readable.scan_text(s, shown=vault.shown), as_json)
 
 
 @cli.command()
@@ -44,8 +45,8 @@ def show(vault: Vault, note: str, with_text: bool, as_json: bool) -> None:
       vaultmem --vault sample_vault show "Lucy Tan"
     """
     found = vault.note(note)
-    emit(report.note_data(vault, found),
-         (lambda _: report.note_with_text(vault, found)) if with_text else report.show_text,
+    emit(note_data(vault, found),
+         (lambda _: readable.note_with_text(vault, found)) if with_text else readable.show_text,
          as_json)
 
 
@@ -120,7 +121,7 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
         emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,
               "ignored": split.ignored}, str, True)
     else:
-        say(report.findings_text(findings) + report.left_out(split))
+        say(readable.findings_text(findings) + readable.left_out(split))
     if check and findings:
         sys.exit(1)
 

@@ -7,8 +7,6 @@ import json
 
 import networkx as nx
 
-from ..check.report import graph_text
-
 MERMAID_SHAPES = {"missing": ('(["', '"])'), "attachment": ('[/"', '"/]')}
 
 
@@ -73,3 +71,11 @@ def mermaid(graph: nx.DiGraph) -> str:
 def _escape(label: str) -> str:
     """Mermaid label text: quotes and brackets as HTML entities."""
     return "".join({'"': "#quot;", "[": "#91;", "]": "#93;"}.get(c, c) for c in label)
+
+
+def graph_text(graph: nx.DiGraph) -> str:
+    """Nodes and edges, one per line, sorted."""
+    rows = [f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"]
+    for source, target, data in sorted(graph.edges(data=True)):
+        rows.append(f"{source} -> {target}  ({', '.join(data['kinds'])}; x{data['count']})")
+    return "\n".join(rows)

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from .. import clock
 from ..caller import LOCAL, Caller, LinkPolicy
-from ..check import report
 from ..check.conflicts import KINDS
 from ..check.sorted_findings import conflicts_sorted
+from ..check.summaries import note_data
 from ..errors import VaultmemError
+from ..faces import text as readable
 from ..index.notes import Index
 from ..index.sql import within
 from ..recall.search import Filters, search
@@ -310,8 +311,8 @@ class Tools:
         with self.fresh(caller) as vault:
             found = vault.note(note)
             if content:
-                return self.out(report.note_with_text(vault, found))
-            return self.out(report.show_text(report.note_data(vault, found)))
+                return self.out(readable.note_with_text(vault, found))
+            return self.out(readable.show_text(note_data(vault, found)))
 
     def conflicts(
         self,

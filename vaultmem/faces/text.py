@@ -1,63 +1,18 @@
-"""Summaries and text renderings of scans, notes, graphs and findings (no I/O, no click)."""
+"""The text a person reads of what ``scan``, ``show``, ``lint`` and ``conflicts`` answer, shared
+by the CLI and the MCP tools (no I/O, no click)."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
 
+from ..check.sorted_findings import Sorted, by_kind
+from ..check.summaries import note_data
 from ..ignored import PATH as IGNORED
-from ..index.tallies import Tallies, tallies
-from ..model import SHOWN, Finding, Json, Note
+from ..model import Finding, Json, Note
 from ..vault import Vault
-from .linting import link_findings, unwritten_judged
-from .per_note import findings_per_note
-from .remembered import remembered, remembered_findings
-from .sorted_findings import Sorted, by_kind
 
 SHOWN_PROBLEMS = 10  # listed by scan; the rest are counted by kind
-
-if TYPE_CHECKING:
-    import networkx as nx
-
-
-def scan_summary(vault: Vault) -> Json:
-    """What ``vaultmem scan --json`` prints (counted in the index; no note is read whole)."""
-    counts = Tallies(*remembered(vault, "tallies", lambda: list(tallies(vault.index.store))))
-    stats = vault.index.stats
-    problems = [_problem(p) for p in vault.index.problems]
-    issues = remembered_findings(vault, "scan-links", lambda: unwritten_judged(findings_per_note(
-        vault, "scan-links-by-note", lambda notes: link_findings(
-            vault, suggest=False, subpaths=False, notes=notes), subpaths=False), counts))
-    link_issues = [f.to_dict() for f in issues if f.confidence >= SHOWN]
-    return {
-        "vault": str(vault.root),
-        "notes": counts.notes,
-        "by_type": counts.by_type,
-        "links": {
-            "total": counts.links,
-            "resolved": counts.resolved,
-            "unresolved": counts.links - counts.resolved,
-            "ambiguous": counts.ambiguous,
-            "embeds": counts.embeds,
-            "attachments": counts.to_attachments,
-        },
-        "tags": {"distinct": counts.distinct_tags, "uses": counts.tag_uses},
-        "fields": counts.fields,
-        "attachments": len(vault.index.attachments),
-        "skipped": dict(sorted(Counter(vault.index.other.values()).items())),
-        "cache": {"parsed": stats.parsed, "reused": stats.reused, "removed": stats.removed,
-                  "seconds": round(stats.seconds, 3)},
-        "problems": problems + link_issues,
-        "unsure": by_kind(f for f in issues if f.confidence < SHOWN),  # lint --all lists them
-    }
-
-
-def _problem(problem: Any) -> Json:
-    """A file problem in the shape of a finding."""
-    where = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
-    return {"kind": problem.kind, "notes": [problem.path.removesuffix(".md")],
-            "line": problem.line, "message": f"{where}: {problem.message}"}
 
 
 def scan_text(summary: Json, *, shown: str | None = None) -> str:
@@ -94,14 +49,6 @@ def _problem_lines(problems: list[Json]) -> list[str]:
         lines.append(f"  ... and {sum(rest.values())} more ({kinds}); "
                       "vaultmem lint or scan --json lists them all")
     return lines
-
-
-def note_data(vault: Vault, note: Note) -> Json:
-    """What ``vaultmem show --json`` prints: the parsed note and its backlinks."""
-    data = note.to_dict()
-    data["backlinks"] = [{"id": source, "line": link.line, "raw": link.raw}
-                         for source, link in vault.backlinks(note.id)]
-    return data
 
 
 def note_with_text(vault: Vault, note: Note) -> str:
@@ -173,11 +120,3 @@ def left_out(split: Sorted) -> str:
             kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
             lines.append(f"{sum(counts.values())} {why} finding(s) left out ({kinds}): {how}.")
     return "".join(f"\n{line}" for line in lines)
-
-
-def graph_text(graph: nx.DiGraph) -> str:
-    """Nodes and edges, one per line, sorted."""
-    rows = [f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"]
-    for source, target, data in sorted(graph.edges(data=True)):
-        rows.append(f"{source} -> {target}  ({', '.join(data['kinds'])}; x{data['count']})")
-    return "\n".join(rows)
