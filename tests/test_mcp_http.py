@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,14 +15,14 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import anyio
 import pytest
 
 from vaultmem.write.token_file import add_token, revoke_token
 
-from .conftest import NOW, ROOT, hash_tree
+from .conftest import NOW, ROOT, SAMPLE, hash_tree, set_file_times
 from .test_mcp import READERS, WRITERS, call, ok
 
 mcp = pytest.importorskip("mcp")
@@ -40,13 +41,15 @@ def http_server(vault: Path, tokens: Path, *options: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serving(vault: Path, tokens: Path, *options: str
+def serving(vault: Path, tokens: Path, *options: str, env: dict[str, str] | None = None
             ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """:func:`http_server`, yielding its URL and its process."""
+    """:func:`http_server`, yielding its URL and its process (``env``: the environment's
+    variables it runs with, this test's when not given)."""
     server = subprocess.Popen(
         [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http",
          "127.0.0.1:0", "--tokens", str(tokens), *options],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True)
+        env={**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)},
+        stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     assert server.stderr is not None
     threading.Thread(target=lambda: [lines.put(line) for line in server.stderr],  # type: ignore
@@ -249,18 +252,45 @@ def seen_outside(text: str, ids: set[str], lines: set[str]) -> list[str]:
     return sorted(i for i in ids | lines if i in text)
 
 
-@pytest.mark.parametrize("tool", sorted(SCOPED_CALLS))
-def test_a_folder_token_never_sees_a_note_outside_its_folders(
-        sample: Path, tmp_path: Path, tool: str) -> None:
-    with (sample / "People" / "Priya Nair.md").open("a", encoding="utf-8") as note:
+class Served(NamedTuple):
+    """A server started once for the tests of this module that only read: its URL, the vault
+    it serves, a token limited to People and a whole-vault token."""
+
+    url: str
+    vault: Path
+    people: str
+    whole: str
+
+
+@pytest.fixture(scope="module")
+def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The sample vault with a conflict inside People, served until the module's tests end
+    (with their pinned clock and a cache of its own)."""
+    root = tmp_path_factory.mktemp("people")
+    vault = root / "vault"
+    shutil.copytree(SAMPLE, vault)
+    set_file_times(vault)
+    with (vault / "People" / "Priya Nair.md").open("a", encoding="utf-8") as note:
         note.write("\n- [[Lucy Tan]] timezone:: UTC+9\n")  # a conflict inside People
-    path = tmp_path / "tokens.json"
-    token, _ = add_token(path, "people", scope="read", folders=("People",), now=NOW)
+    path = root / "tokens.json"
+    people, _ = add_token(path, "people", scope="read", folders=("People",), now=NOW)
     whole, _ = add_token(path, "all", scope="read", now=NOW)
-    ids, lines = outside(sample, "People")
-    with http_server(sample, path) as url:
-        failed, text = session_with(url, token, lambda s: call(s, tool, **SCOPED_CALLS[tool]))
-        _, unscoped = session_with(url, whole, lambda s: call(s, tool, **SCOPED_CALLS[tool]))
+    env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"), "VAULTMEM_NOW": NOW.isoformat(),
+           "TZ": "UTC"}
+    env.pop("VAULTMEM_VAULT", None)
+    with serving(vault, path, "--calls-per-second", "1000", env=env) as (url, _):
+        yield Served(url, vault, people, whole)
+
+
+@pytest.mark.parametrize("tool", sorted(SCOPED_CALLS))
+def test_a_folder_token_never_sees_a_note_outside_its_folders(people_server: Served,
+                                                              tool: str) -> None:
+    url, vault = people_server.url, people_server.vault
+    ids, lines = outside(vault, "People")
+    failed, text = session_with(url, people_server.people,
+                                lambda s: call(s, tool, **SCOPED_CALLS[tool]))
+    _, unscoped = session_with(url, people_server.whole,
+                               lambda s: call(s, tool, **SCOPED_CALLS[tool]))
     assert not failed, text
     assert seen_outside(unscoped, ids, lines), "the call shows other folders to a whole token"
     assert not seen_outside(text, ids, lines), f"{tool} showed notes outside People: {text}"
