@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.index.question_terms import share_held, term_weights, terms_held
+from vaultmem.index.term_counts import terms_held
 from vaultmem.recall.context.build import build_context
 from vaultmem.recall.context.unanswered import NOTHING_CLOSE
+from vaultmem.recall.question_weights import share_held, term_weights
 from vaultmem.vault import Vault
 
 from .conftest import write_notes

@@ -32,13 +32,13 @@ from ..index.lookup import (
     neighbour_notes,
     opening_passages,
 )
-from ..index.question_terms import worded_hits
 from ..index.tallies import tallies
 from ..model import Json
 from ..text import WORD, tokens
 from ..vault import Vault
 from .meaning import Near, near_text
 from .question_bounds import bounded
+from .question_weights import worded_hits
 from .token_budget import whole_spans
 
 FUZZY_CUTOFF = 70

@@ -49,9 +49,10 @@ from ...index.lookup import (
     newest_date,
     passages_near,
 )
-from ...index.question_terms import term_weights, terms_held, terms_in_each, whole_words
+from ...index.term_counts import terms_held, terms_in_each
 from ...vault import Vault
 from ..meaning import Near, near_text
+from ..question_weights import term_weights, whole_words
 from ..search import by_note, note_score
 from .bare_labels import is_label, what_properties_say
 from .closeness import Closeness, closeness

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from ...index.question_terms import TermWeights, share_held
+from ..question_weights import TermWeights, share_held
 
 if TYPE_CHECKING:
     from ..meaning import Near

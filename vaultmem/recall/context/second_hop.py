@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ...index.fts import STOPWORDS, PassageHit, candidates
 from ...index.lookup import facets
-from ...index.question_terms import passages_holding
 from ...index.store import Store
+from ...index.term_counts import passages_holding
 from ...text import STAMP
 from .scored import Scored, best_first, expired, stored
 

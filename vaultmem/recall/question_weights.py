@@ -1,20 +1,20 @@
 """How much of a question a passage holds: each search term of the question weighed by its
-rarity among the passages (a term no passage holds weighs most), and the passages holding it."""
+rarity among the passages (a term no passage holds weighs most; the counts come from
+:mod:`vaultmem.index.term_counts`), pieces of kana words told from words, and the share of a
+question's weight a passage's terms make."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from ..index import fts
+from ..index.store import Store
+from ..index.term_counts import passages_holding, terms_held, terms_in_each
 from ..text import cjk_runs
-from . import fts
-from .store import Store
 
 
 class TermWeights(NamedTuple):
@@ -41,14 +41,6 @@ def term_weights(store: Store, question: str) -> TermWeights:
                                  if not n and weights[t]])
 
 
-def passages_holding(store: Store, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
-    """How many passages the vault has, and how many hold each FTS5 term of ``terms``."""
-    with store.held() as db:
-        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
-        return total, {term: db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts "
-                                        "MATCH ?", (term,)).fetchone()[0] for term in terms}
-
-
 def _edge(terms: list[str], held: list[int], at: int) -> bool:
     """True when ``terms[at]`` is a CJK pair no passage holds beside one some hold."""
     def pair(i: int) -> str:
@@ -58,25 +50,6 @@ def _edge(terms: list[str], held: list[int], at: int) -> bool:
     beside = [i for i in (at - 1, at + 1) if pair(i) and
               (pair(i)[1] == pair(at)[0] if i < at else pair(at)[1] == pair(i)[0])]
     return any(held[i] for i in beside)
-
-
-def terms_held(store: Store, terms: Iterable[str],
-               passages: Iterable[tuple[str, int]]) -> dict[tuple[str, int], set[str]]:
-    """The ``terms`` each passage (note id, number) holds, for those holding any."""
-    pairs = json.dumps(sorted({(f"{note}.md", number) for note, number in passages}),
-                       ensure_ascii=False)
-    with store.held() as db:
-        ids = {rowid: (path[:-3], number) for rowid, path, number in db.execute(
-            "SELECT id, path, number FROM passages WHERE (path, number) IN (SELECT "
-            "json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
-            (pairs,))}
-        found: dict[tuple[str, int], set[str]] = {}
-        for term in terms:  # every passage holding it: FTS5 seeks a rowid given far slower
-            for (rowid,) in db.execute("SELECT rowid FROM passages_fts WHERE passages_fts "
-                                       "MATCH ?", (term,)):
-                if rowid in ids:
-                    found.setdefault(ids[rowid], set()).add(term)
-    return found
 
 
 KANA = re.compile("[\u3040-\u30ff]+")  # hiragana and katakana, the long vowel mark ー too
@@ -150,26 +123,3 @@ def share_held(weights: dict[str, float], held: Iterable[str]) -> float:
     """
     total = sum(weights.values())
     return sum(weights.get(term, 0.0) for term in set(held)) / total if total else 0.0
-
-
-def terms_in_each(texts: list[str], terms: list[set[str]]) -> list[set[str]]:
-    """For each of ``texts``, which of its FTS5 ``terms`` (the set at the same place) it
-    holds, read as the index reads a passage.
-
-    >>> found = terms_in_each(["loc: Kyoto, Japan; rating: 7", "a trip"],
-    ...                       [{'"japan"', '"rated"', '"trip"'}, {'"japan"', '"trips"'}])
-    >>> [sorted(held) for held in found]
-    [['"japan"', '"rated"'], ['"trips"']]
-    """
-    if not texts:
-        return []
-    with contextlib.closing(sqlite3.connect(":memory:")) as db:  # one table for all texts
-        db.execute(f"CREATE VIRTUAL TABLE one USING fts5(body, tokenize='{fts.TOKENIZER}')")
-        db.executemany("INSERT INTO one(rowid, body) VALUES (?, ?)",
-                       [(row, fts.search_form(text)) for row, text in enumerate(texts)])
-        found: list[set[str]] = [set() for _ in texts]
-        for term in sorted(set().union(*terms)):
-            for (row,) in db.execute("SELECT rowid FROM one WHERE one MATCH ?", (term,)):
-                if term in terms[row]:
-                    found[row].add(term)
-        return found
