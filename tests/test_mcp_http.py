@@ -65,7 +65,10 @@ def serving(vault: Path, tokens: Path, *options: str, env: dict[str, str] | None
 
 
 def session_with(url: str, token: str | None, body: Callable[[Any], Awaitable[T]]) -> T:
-    """Run ``body`` with an initialised SDK session sending ``token`` (None: no header)."""
+    """Run ``body`` with an initialised SDK session sending ``token`` (None: no header). The
+    session is left to the server to end: the SDK client's DELETE on the way out can wait on
+    its own SSE stream's connection for the whole timeout on a loaded machine (a race of the
+    client's, not of the server's; ending a session is tested with plain requests)."""
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -74,7 +77,8 @@ def session_with(url: str, token: str | None, body: Callable[[Any], Awaitable[T]
     async def run() -> T:
         with anyio.fail_after(TIMEOUT):
             async with create_mcp_http_client(headers=headers) as client, \
-                    streamable_http_client(url, http_client=client) as (read, write, *_), \
+                    streamable_http_client(url, http_client=client,  # no DELETE at the end:
+                                           terminate_on_close=False) as (read, write, *_), \
                     mcp.ClientSession(read, write) as session:
                 await session.initialize()
                 return await body(session)

@@ -10,8 +10,8 @@ from .conftest import ROOT
 def test_every_subpackage_is_listed_in_pyproject() -> None:
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
                  ["packages"])
-    on_disk = {"vaultmem"} | {f"vaultmem.{p.parent.name}"
-                              for p in (ROOT / "vaultmem").glob("*/__init__.py")}
+    on_disk = {"vaultmem"} | {".".join(p.parent.relative_to(ROOT).parts)
+                              for p in (ROOT / "vaultmem").rglob("*/__init__.py")}
     assert on_disk | {"vaultmem.templates"} == listed
 
 
