@@ -284,6 +284,7 @@ SCAN_SECONDS = 1.0  # a linear scan of these takes milliseconds; a backtracking 
 
 @pytest.mark.parametrize(("text", "found"), [
     ("a." * 20_000, []),
+    ("x" * 40_000 + " see a.png " + "y.png" * 5_000, []),  # a long run beside an attachment
     ("password=" + "x" * 20_000, []),  # a mask, not a credential
     (UNTERMINATED_KEY, [SecretHit("private key block", 1, 1, 0, len(UNTERMINATED_KEY))]),
     ("https://" + "a:b" * 10_000, []),

@@ -100,7 +100,8 @@ _EXEMPT = re.compile(  # where a high-entropy run is an id or data, not a creden
 _EXTENSIONS = ("png|jpe?g|gif|webp|svg|bmp|tiff?|avif|heic|pdf|mp3|mp4|m4a|wav|ogg|webm|mov"
                "|excalidraw|canvas")  # attachments, whose generated names look random
 _ATTACHMENT_END = re.compile(rf"\.(?:{_EXTENSIONS})\b", re.IGNORECASE)
-_ATTACHMENT = re.compile(rf"[^\s\[\]()|!<>\"']+\.(?:{_EXTENSIONS})\b", re.IGNORECASE)
+_NAME_STOPS = frozenset(" \t\n\r[]()|!<>\"'")  # what ends an attachment's name on its left
+NAME_CHARS = 255  # the longest file name a file system takes
 _PLACEHOLDER = re.compile(
     r"(.)\1*"  # masks: ****, xxxxxx
     r"|[<{\[].*|.*[>}\]]|\$[({A-Za-z_].*|%\(.*"  # <your key>, {{x}}, [[link]], ${VAR}, $VAR
@@ -496,9 +497,18 @@ def _exempt(text: str) -> list[tuple[int, int]]:
     spans = []
     if "://" in text or "data:" in text or "```" in text:
         spans += [match.span() for match in _EXEMPT.finditer(text)]
-    if _ATTACHMENT_END.search(text):
-        spans += [match.span() for match in _ATTACHMENT.finditer(text)]
+    spans += [(_name_start(text, end.start()), end.end())
+              for end in _ATTACHMENT_END.finditer(text)]
     return spans
+
+
+def _name_start(text: str, dot: int) -> int:
+    """Where the file name ending at the extension's ``dot`` starts (at most
+    ``NAME_CHARS`` back: a regex would try every start of a long run without spaces)."""
+    start = dot
+    while start > max(0, dot - NAME_CHARS) and text[start - 1] not in _NAME_STOPS:
+        start -= 1
+    return start
 
 
 def _exempted(start: int, exempt: list[tuple[int, int]]) -> bool:
