@@ -106,6 +106,9 @@ def _read_body(note: Note, body: str, offset: int) -> list[Token]:
     (returned)."""
     tokens = PARSER.parse(body)
     for index, token in enumerate(tokens):
+        if token.type == "math_block" and token.meta and token.map is not None:
+            note.block_ids.append(BlockId(token.meta["id"],
+                                          token.map[0] + offset + 1 + token.meta["offset"]))
         if token.type != "inline" or token.map is None:
             continue
         line = token.map[0] + offset + 1

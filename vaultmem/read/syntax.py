@@ -15,7 +15,7 @@ from markdown_it.rules_block import StateBlock, blockquote, list_block, paragrap
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import image, link
 
-from .inline import obsidian_inline, text, with_offset
+from .inline import BLOCK_ID, obsidian_inline, text, with_offset
 
 # An inline block without any of these holds nothing vaultmem collects; it is not tokenized.
 TRIGGERS = ("[", "#", "^", "::")
@@ -79,8 +79,19 @@ def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             last += 1
     if not silent:
         state.line = min(last + 1, end)
-        state.push(kind, "", 0).map = [start, state.line]
+        token = state.push(kind, "", 0)
+        token.map = [start, state.line]
+        if kind == "math_block" and last < end:  # Obsidian's id after display math: `$$ ^id`
+            token.meta = _closing_block_id(_line(state, last), closer, last - start)
     return True
+
+
+def _closing_block_id(line: str, closer: str, offset: int) -> dict[str, object]:
+    """``{"id": ..., "offset": ...}`` when the closing line of a block ends in ``^id`` after its
+    closer (``$$ x = 1 $$ ^eq1``), else nothing."""
+    after = line[line.rindex(closer) + len(closer):] if closer in line else ""
+    found = BLOCK_ID.match(after.strip() + "\n")
+    return {"id": found.group(1), "offset": offset} if found and after[:1].isspace() else {}
 
 
 def not_a_footnote(state: StateBlock, start: int, end: int, silent: bool) -> bool:
