@@ -69,3 +69,29 @@ def test_a_new_daily_note_holds_only_what_was_written(sample: Path) -> None:
     text = (sample / "Daily" / "2026-12-07.md").read_text(encoding="utf-8")
     assert "First task of the day" not in text and "— Plan" not in text
     assert text.rstrip().endswith("### 09:30 — Called the bank")
+
+
+def test_a_name_written_another_way_finds_the_note_a_slug_or_folder_note_holds(
+        tmp_path: Path) -> None:
+    """Real-vault shapes: a slug-named project note and a client's folder note."""
+    from vaultmem.errors import NoteNotFound
+    from vaultmem.vault import Vault
+    from vaultmem.write.entries import DuplicateNote, new_note
+
+    (tmp_path / ".obsidian").mkdir()
+    (tmp_path / "00-home").mkdir()
+    (tmp_path / "00-home" / "agh-iberica.md").write_text("---\ntype: project\n---\n# AGH\n")
+    (tmp_path / "clientes" / "centro-elphis").mkdir(parents=True)
+    (tmp_path / "clientes" / "centro-elphis" / "index.md").write_text("# Centro Elphis — HUB\n")
+    (tmp_path / "Other.md").write_text("nothing\n")
+    vault = Vault(tmp_path)
+    for title in ("AGH Iberica", "agh iberica", "AGH Ibérica"):
+        with pytest.raises(DuplicateNote, match=r"did you mean \[\[00-home/agh-iberica\]\]"):
+            new_note(vault, "project", title)
+    with pytest.raises(DuplicateNote, match=r"\[\[clientes/centro-elphis/index\]\]"):
+        new_note(vault, "person", "Centro Elphis")
+    assert vault.note("Centro Elphis").id == "clientes/centro-elphis/index"
+    assert vault.note("AGH Ibérica").id == "00-home/agh-iberica"
+    with pytest.raises(NoteNotFound):
+        vault.note("AGH")  # part of a name is not the name
+    assert not (tmp_path / "Projects").exists()

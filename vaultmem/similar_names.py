@@ -4,6 +4,7 @@ that share enough letter trigrams (CJK: bigrams) with it, never over every title
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -11,8 +12,49 @@ from .text import cjk_runs
 
 NUMBERS = re.compile(r"\d+(?:[.,:/-]\d+)*")  # a number, a version, a date
 WORDS = re.compile(r"\w+")
+WORDS_ONLY = re.compile(r"[^\W_]+")  # words without the underscores \w holds
 TYPO = 80  # two words this alike are one word mistyped
 CANDIDATES = 200  # the names sharing most grams with the one looked up, scored in full
+
+
+def name_key(name: str) -> str:
+    """A name as compared for sameness: case, accents, spacing and punctuation aside, so a
+    slug and its title meet.
+
+    >>> name_key("AGH Ibérica") == name_key("agh-iberica") == name_key(" AGH  iberica ")
+    True
+    >>> name_key("Centro Elphis — HUB")
+    'centro elphis hub'
+    """
+    plain = "".join(char for char in unicodedata.normalize("NFKD", name.casefold())
+                    if not unicodedata.combining(char))
+    return " ".join(WORDS_ONLY.findall(plain))
+
+
+def names_of_note(note_id: str, given: Iterable[str]) -> list[str]:
+    """A note's names: its title and aliases (``given``), and for a folder note
+    (``clients/centro-elphis/index``, ``clients/centro-elphis/centro-elphis``) its folder's.
+
+    >>> names_of_note("clientes/centro-elphis/index", ["index"])
+    ['index', 'centro-elphis']
+    """
+    folder, _, stem = note_id.rpartition("/")
+    parent = folder.rpartition("/")[2]
+    folder_note = parent and (stem.casefold() in ("index", "readme", "_index")
+                              or name_key(stem) == name_key(parent))
+    return [*given, parent] if folder_note and parent not in given else list(given)
+
+
+def same_name(name: str, names: Mapping[str, Iterable[str]]) -> list[str]:
+    """The ids (of ``names``: id -> its names) one of whose names is ``name`` written another
+    way (:func:`name_key`), sorted.
+
+    >>> same_name("AGH Ibérica", {"00-home/agh-iberica": ["agh-iberica"], "b": ["AGH"]})
+    ['00-home/agh-iberica']
+    """
+    key = name_key(name)
+    return sorted(i for i, given in names.items()
+                  if key and any(name_key(n) == key for n in names_of_note(i, given)))
 
 
 def same_but_numbers(a: str, b: str) -> bool:

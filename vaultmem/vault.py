@@ -18,7 +18,7 @@ from .read.record import note_doc_of
 from .read.walk import MAX_BYTES
 from .regular_files import read_note_text
 from .secrets import patterns_stamp
-from .similar_names import NameIndex
+from .similar_names import NameIndex, same_name
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -128,6 +128,9 @@ class Vault:
         aliased = [i for i in named(self.index.store, wanted, aliases_only=True) if i in self.notes]
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
             return self.notes[aliased[0]]
+        same = [i for i in same_name(wanted, every_name(self.index.store)) if i in self.notes]
+        if len(same) == 1:  # written another way: a slug, accents, a folder note's folder
+            return self.notes[same[0]]
         return self._missing(name, kind)
 
     def _linked_as(self, wanted: str) -> str | None:

@@ -16,7 +16,7 @@ from ..index.lookup import every_name, named, notes_of_type
 from ..model import Note
 from ..names import check_title
 from ..read.frontmatter import normalise
-from ..similar_names import name_variant
+from ..similar_names import name_variant, same_name
 from ..vault import Vault
 from .apply import Check, WriteResult, apply, guard
 from .author import agent_for, author_note, refuse_stamp_parts
@@ -37,7 +37,8 @@ class DuplicateNote(VaultmemError):
 
 def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
     """An existing note named or aliased ``title``, or the same name written another way
-    (``Tan Lucy``, ``Lucy T.``, a middle name dropped:
+    (``agh-iberica`` for ``AGH Ibérica``, a folder note by its folder:
+    :func:`~vaultmem.similar_names.same_name`; ``Tan Lucy``, ``Lucy T.``, a middle name dropped:
     :func:`~vaultmem.similar_names.name_variant`), of any type (one of ``kind`` first); or a
     note of ``kind`` named near-identically.
 
@@ -49,6 +50,9 @@ def find_duplicate(vault: Vault, kind: str, title: str) -> Note | None:
         return vault.notes[held[0]]
     names = {i: given for i, given in every_name(vault.store).items() if i in vault.notes}
     kin = notes_of_type(vault.store, kind)
+    same = sorted((i not in kin, i) for i in same_name(wanted, names))  # a slug, accents
+    if same:
+        return vault.notes[same[0][1]]
     variants = sorted((i not in kin, i) for i, given in names.items()
                       if any(name_variant(title, name) for name in given))
     if variants or len(title) < SHORT_NAME:
