@@ -95,3 +95,7 @@ def test_a_name_written_another_way_finds_the_note_a_slug_or_folder_note_holds(
     with pytest.raises(NoteNotFound):
         vault.note("AGH")  # part of a name is not the name
     assert not (tmp_path / "Projects").exists()
+    from vaultmem.write.link_review.review import review_links
+
+    review = review_links(vault, "Met [[AGH Ibérica]] and [[Centro Elphis]].", source="Other")
+    assert review.text == "Met [[agh-iberica]] and [[index|Centro Elphis]]." and not review.problems

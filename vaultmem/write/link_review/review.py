@@ -25,15 +25,15 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import asdict, replace
 from typing import Any
 
 from ...caller import STRICT, LinkPolicy
 from ...index.link_rows import notes_named
-from ...index.lookup import named
+from ...index.lookup import every_name, named
 from ...model import Link, Note
 from ...read.resolve import Resolver, link_name
+from ...similar_names import name_key, same_name
 from ...vault import Vault
 from .mentions_linked import link_mentions
 from .note_names import NoteNames
@@ -192,14 +192,18 @@ class _Lookup:
         target = link.target.strip()
         names = self.names()
         close = names.closest(target)
-        same = [i for i in close if any(_bare(n) == _bare(target) for n in names.of(i))]
+        same = same_name(target, {i: names.of(i) for i in close}) or [
+            i for i in same_name(target, every_name(self.vault.index.store))
+            if i in self.vault.notes]  # accents, a folder note's folder
         if len(same) == 1:
-            written = next(n for n in names.of(same[0]) if _bare(n) == _bare(target))
             title = same[0].rpartition("/")[2]
+            own = [n for n in names.of(same[0]) if name_key(n) == name_key(target)]
+            written = own[0] if own else target  # the note's spelling; a folder's: as given
             alias = link.alias or (written if written != title else None)
             return self.change(link, self.vault.index.resolver.link_text(
                 self.source, same[0], "shortest")[2:-2], alias,
-                f"{target!r} is how {same[0]} is named but for punctuation and spacing")
+                f"{target!r} is how {same[0]} is named but for case, accents, punctuation and "
+                "spacing")
         if close and not allow_new:
             return LinkProblem(link.line, link.raw, f"no note is named {target!r}",
                                tuple(close))
@@ -219,11 +223,6 @@ class _Lookup:
         shown = f"|{alias}" if alias and alias != target.rpartition("/")[2] else ""
         after = f"{'!' if link.embed else ''}[[{target}{sub}{shown}]]"
         return LinkChange(link.line, link.raw, after, why)
-
-
-def _bare(name: str) -> str:
-    """A name without case, punctuation or spacing: ``Lucy-Tan`` and ``lucy tan`` are one."""
-    return NOT_WORD.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
 
 
 def _attachment(target: str) -> bool:
