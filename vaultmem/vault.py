@@ -128,10 +128,11 @@ class Vault:
         aliased = [i for i in named(self.index.store, wanted, aliases_only=True) if i in self.notes]
         if len(aliased) == 1:  # a convenience for lookups; links never resolve by alias
             return self.notes[aliased[0]]
-        same = [i for i in same_name(wanted, every_name(self.index.store)) if i in self.notes]
+        names = every_name(self.index.store)  # read once for both uses below
+        same = [i for i in same_name(wanted, names) if i in self.notes]
         if len(same) == 1:  # written another way: a slug, accents, a folder note's folder
             return self.notes[same[0]]
-        return self._missing(name, kind)
+        return self._missing(name, kind, names)
 
     def _linked_as(self, wanted: str) -> str | None:
         """The note a link to ``wanted`` reaches: resolved among the notes of that file name
@@ -157,11 +158,11 @@ class Vault:
         text = text.removeprefix("./")
         return text[:-3] if text.lower().endswith(".md") else text
 
-    def _missing(self, name: str, kind: str | None = None) -> Note:
-        """Raise NoteNotFound with the closest titles and aliases as suggestions, and for a
-        note of ``kind`` the command that creates it."""
+    def _missing(self, name: str, kind: str | None, every: Mapping[str, list[str]]) -> Note:
+        """Raise NoteNotFound with the closest of ``every`` note's titles and aliases as
+        suggestions, and for a note of ``kind`` the command that creates it."""
         names = NameIndex({note_id: [n for n in given if len(n) >= SUGGESTED_SHORTEST]
-                           for note_id, given in every_name(self.index.store).items()})
+                           for note_id, given in every.items()})
         ids = names.closest(name, limit=3, cutoff=SUGGESTED)
         hint = ("; did you mean " + ", ".join(f"[[{i}]]" for i in ids) + "?" if ids else
                 "" if kind else
