@@ -27,7 +27,7 @@ every other note but those the note still links to (known, not predicted), top 1
   is (missing notes and attachments are nodes, as the graph has them), the pair's link taken
   out, over every candidate; those scoring 0 unranked;
 - BM25: the note's changed text as the query over the file texts of the other notes (words,
-  and CJK text as its characters and their pairs, as :func:`vaultmem.text.tokens` splits it).
+  and CJK text as its characters and their pairs, as :func:`vaultmem.text.search_terms` splits it).
 
 Mentions (``words`` protocol): whether the words left are the target's title or an alias,
 whether ``vaultmem mentions TARGET`` then lists the note, and whether ``lint --suggest-links``
@@ -69,7 +69,7 @@ sys.path.insert(0, str(HERE.parent))
 from vaultmem.model import Link  # noqa: E402
 from vaultmem.recall.related.evidence import Evidence, evidence  # noqa: E402
 from vaultmem.recall.related.notes import WEIGHTS, Weights, related_inputs  # noqa: E402
-from vaultmem.text import tokens  # noqa: E402
+from vaultmem.text import search_terms  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
 CORPORA = HERE.parents[1] / "shared" / "corpora"
@@ -135,13 +135,13 @@ def rewritten(vault: Vault, note_id: str, target: str, protocol: str, text: str)
 
 
 class BM25:
-    """Okapi BM25 over whole texts, CJK split as :func:`vaultmem.text.tokens` splits it."""
+    """Okapi BM25 over whole texts, CJK split as :func:`vaultmem.text.search_terms` splits it."""
 
     def __init__(self, texts: dict[str, str]) -> None:
         self.postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
-        lengths = {doc: len(tokens(text)) for doc, text in texts.items()}
+        lengths = {doc: len(search_terms(text)) for doc, text in texts.items()}
         average = sum(lengths.values()) / max(1, len(lengths))
-        counts = {doc: Counter(tokens(text)) for doc, text in texts.items()}
+        counts = {doc: Counter(search_terms(text)) for doc, text in texts.items()}
         frequency = Counter(term for found in counts.values() for term in found)
         for doc, found in counts.items():
             for term, tf in found.items():
@@ -153,7 +153,7 @@ class BM25:
     def scores(self, query: str) -> dict[str, float]:
         """Each document's score for ``query`` (each distinct term once)."""
         found: dict[str, float] = defaultdict(float)
-        for term in set(tokens(query)):
+        for term in set(search_terms(query)):
             for doc, weight in self.postings.get(term, ()):
                 found[doc] += weight
         return found

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 from vaultmem.write.token_file import add_token, revoke_token
 
-from .conftest import NOW, hash_tree
+from .conftest import NOW, ROOT, SAMPLE, hash_tree, set_file_times
 from .test_mcp import call
 from .test_mcp_http import TIMEOUT, http_server, post, session_with
 
@@ -28,6 +29,37 @@ httpx = pytest.importorskip("httpx")
 INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "door-test", "version": "1"}}}).encode()
+
+
+@pytest.fixture(scope="module")
+def tokenless(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A copy of the sample vault served with no token, for the module's tests; its URL."""
+    root = tmp_path_factory.mktemp("tokenless")
+    with http_server(vault_copy(root), root / "none.json") as url:
+        yield url
+
+
+class Door(NamedTuple):
+    """A server with one read token, started once for the module's tests that only read."""
+
+    url: str
+    token: str
+
+
+@pytest.fixture(scope="module")
+def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    """A copy of the sample vault served with one read token until the module's tests end."""
+    root = tmp_path_factory.mktemp("door")
+    token, _ = add_token(root / "tokens.json", "reader", scope="read", now=NOW)
+    with http_server(vault_copy(root), root / "tokens.json") as url:
+        yield Door(url, token)
+
+
+def vault_copy(root: Path) -> Path:
+    """A copy of the sample vault under ``root``, every file at the fixtures' time."""
+    shutil.copytree(SAMPLE, root / "vault")
+    set_file_times(root / "vault")
+    return root / "vault"
 
 
 def opened(url: str, token: str | None, **headers: str) -> httpx.Response:
@@ -43,10 +75,9 @@ def opened(url: str, token: str | None, **headers: str) -> httpx.Response:
                                      {"forwarded": "for=203.0.113.9;proto=https"},
                                      {"x-real-ip": "203.0.113.9"}])
 def test_a_tokenless_server_refuses_what_came_through_a_proxy(
-        sample: Path, tmp_path: Path, proxied: dict[str, str]) -> None:
-    with http_server(sample, tmp_path / "none.json") as url:
-        local = opened(url, None)
-        through = opened(url, None, host="localhost", **proxied)
+        tokenless: str, proxied: dict[str, str]) -> None:
+    local = opened(tokenless, None)
+    through = opened(tokenless, None, host="localhost", **proxied)
     assert local.status_code == 200, local.text
     assert through.status_code == 403
     error = through.json()["error"]
@@ -67,19 +98,14 @@ def test_once_a_token_was_active_the_server_never_opens_again(sample: Path,
     assert [r.status_code for r in (before, revoked, moved, with_old)] == [401] * 4
 
 
-def test_an_origin_of_another_site_is_refused_even_with_a_token(sample: Path,
-                                                                tmp_path: Path) -> None:
-    path = tmp_path / "tokens.json"
-    token, _ = add_token(path, "web", scope="read", now=NOW)
-    with http_server(sample, path) as url:
-        page = opened(url, token, origin="https://evil.example")
-        proxied_page = opened(url, token, origin="https://evil.example",
-                              host="memory.example.com")
-        own = opened(url, token, origin="https://memory.example.com",
-                     host="memory.example.com")
-        forwarded = opened(url, token, origin="https://memory.example.com",
-                           **{"x-forwarded-host": "memory.example.com"})
-        none = opened(url, token)
+def test_an_origin_of_another_site_is_refused_even_with_a_token(door: Door) -> None:
+    url, token = door
+    page = opened(url, token, origin="https://evil.example")
+    proxied_page = opened(url, token, origin="https://evil.example", host="memory.example.com")
+    own = opened(url, token, origin="https://memory.example.com", host="memory.example.com")
+    forwarded = opened(url, token, origin="https://memory.example.com",
+                       **{"x-forwarded-host": "memory.example.com"})
+    none = opened(url, token)
     assert page.status_code == proxied_page.status_code == 403
     assert "evil.example" not in page.text and "127.0.0.1" not in page.text
     assert own.status_code == forwarded.status_code == none.status_code == 200
@@ -105,11 +131,7 @@ def test_sessions_are_bound_to_their_token_and_counted_per_token(sample: Path,
     assert ended.status_code == 200 and again.status_code == 200
 
 
-def test_whole_numbers_only_and_questions_of_bounded_length(sample: Path,
-                                                            tmp_path: Path) -> None:
-    path = tmp_path / "tokens.json"
-    token, _ = add_token(path, "reader", scope="read", now=NOW)
-
+def test_whole_numbers_only_and_questions_of_bounded_length(door: Door) -> None:
     async def asking(session: Any) -> list[tuple[bool, str]]:
         return [await call(session, "search", query="OCR", limit="5"),
                 await call(session, "search", query="OCR", limit=5.0),
@@ -117,10 +139,9 @@ def test_whole_numbers_only_and_questions_of_bounded_length(sample: Path,
                 await call(session, "context", query="OCR " * 1_000, budget=5000),
                 await call(session, "search", query="OCR", limit=5)]
 
-    with http_server(sample, path) as url:
-        started = time.monotonic()
-        text, real, long, long_context, fine = session_with(url, token, asking)
-        took = time.monotonic() - started
+    started = time.monotonic()
+    text, real, long, long_context, fine = session_with(door.url, door.token, asking)
+    took = time.monotonic() - started
     assert text[0] and real[0] and "limit" in text[1] and "limit" in real[1]
     assert long[0] and "the query is 40,000 characters long; the most is 2,000" in long[1]
     assert long_context[0] and "the query is 4,000 characters long" in long_context[1]
@@ -172,12 +193,8 @@ def test_a_connection_that_sends_no_whole_headers_is_closed(slow_header_server: 
         assert fine.recv(100) == b""
 
 
-def test_a_post_without_a_token_is_refused_before_its_body_is_read(sample: Path,
-                                                                   tmp_path: Path) -> None:
-    path = tmp_path / "tokens.json"
-    add_token(path, "reader", scope="read", now=NOW)
-    with http_server(sample, path) as url:
-        refused = post(url, None, b"x" * 900_000)
+def test_a_post_without_a_token_is_refused_before_its_body_is_read(door: Door) -> None:
+    refused = post(door.url, None, b"x" * 900_000)
     assert refused.status_code == 401
 
 
@@ -209,9 +226,7 @@ def test_a_dying_worker_cuts_no_other_worker_s_call_short(sample: Path) -> None:
 
 
 def test_the_documented_nginx_block_s_requests_never_count_as_this_machine_s(
-        sample: Path, tmp_path: Path) -> None:
-    from .conftest import ROOT
-
+        tokenless: str) -> None:
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
     block = guide.split("```nginx\n", 1)[1].split("```", 1)[0]
     sent = {line.split()[1].lower(): line.split()[2].rstrip(";") for line in block.splitlines()
@@ -220,9 +235,7 @@ def test_the_documented_nginx_block_s_requests_never_count_as_this_machine_s(
                 **{name: "203.0.113.9" for name, value in sent.items()
                    if value == "$proxy_add_x_forwarded_for"}}
     assert "x-forwarded-for" in as_nginx, sent
-    with http_server(sample, tmp_path / "none.json") as url:
-        answer = opened(url, None, **as_nginx)
-    assert answer.status_code == 403
+    assert opened(tokenless, None, **as_nginx).status_code == 403
 
 
 def test_a_reading_call_past_its_time_is_stopped_and_a_write_never_is(

@@ -139,9 +139,8 @@ def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Pat
 
 
 def test_a_read_token_reads_and_neither_sees_nor_calls_a_writing_tool(
-        sample: Path, tokens: tuple[Path, str, str]) -> None:
-    path, reader, _ = tokens
-    before = hash_tree(sample)
+        reading_server: Served) -> None:
+    before = hash_tree(reading_server.vault)
 
     async def as_reader(session: Any) -> tuple[set[str], dict[str, tuple[bool, str]]]:
         listed = {tool.name for tool in (await session.list_tools()).tools}
@@ -149,29 +148,26 @@ def test_a_read_token_reads_and_neither_sees_nor_calls_a_writing_tool(
         await ok(session, "search", query="OCR")
         return listed, tried
 
-    with http_server(sample, path) as url:
-        listed, tried = session_with(url, reader, as_reader)
+    listed, tried = session_with(reading_server.url, reading_server.reader, as_reader)
     assert listed == READERS
     for name, (failed, text) in tried.items():
         assert failed and f"token 'reader' may only read, and {name} writes" in text
-    assert hash_tree(sample) == before
+    assert hash_tree(reading_server.vault) == before
 
 
-def test_no_token_a_wrong_or_a_revoked_one_is_401(sample: Path,
-                                                  tokens: tuple[Path, str, str]) -> None:
-    path, reader, writer = tokens
-    with http_server(sample, path) as url:
-        assert post(url, writer).status_code != 401  # let in (the empty body is then refused)
-        revoke_token(path, "writer", now=NOW)  # while the server runs
-        for token in (None, "vm_not-a-token", writer, f"{reader}x"):
-            answer = post(url, token)
-            assert answer.status_code == 401
-            assert answer.headers["www-authenticate"] == 'Bearer realm="vaultmem"'
-            assert "vaultmem token add" in answer.json()["error"]
-        with pytest.raises(ExceptionGroup) as refused:  # nor can the SDK client open a session
-            session_with(url, writer, lambda session: session.list_tools())
-        assert refused.group_contains(MCPError, match="error response", depth=2)
-        assert session_with(url, reader, lambda session: session.list_tools()).tools
+def test_no_token_a_wrong_or_a_revoked_one_is_401(reading_server: Served) -> None:
+    url, reader, leaving = reading_server.url, reading_server.reader, reading_server.leaving
+    assert post(url, leaving).status_code != 401  # let in (the empty body is then refused)
+    revoke_token(reading_server.tokens, "leaving", now=NOW)  # while the server runs
+    for token in (None, "vm_not-a-token", leaving, f"{reader}x"):
+        answer = post(url, token)
+        assert answer.status_code == 401
+        assert answer.headers["www-authenticate"] == 'Bearer realm="vaultmem"'
+        assert "vaultmem token add" in answer.json()["error"]
+    with pytest.raises(ExceptionGroup) as refused:  # nor can the SDK client open a session
+        session_with(url, leaving, lambda session: session.list_tools())
+    assert refused.group_contains(MCPError, match="error response", depth=2)
+    assert session_with(url, reader, lambda session: session.list_tools()).tools
 
 
 def test_an_oversize_request_is_413_and_a_flood_429(sample: Path,
@@ -214,17 +210,14 @@ def test_a_loopback_server_without_tokens_is_open_to_this_machine_only(
     assert "vaultmem token add" in rebound.json()["error"]
 
 
-def test_with_a_token_a_proxy_s_host_is_let_in(sample: Path,
-                                               tokens: tuple[Path, str, str]) -> None:
-    path, reader, _ = tokens
-    headers = {"host": "memory.example.com", "authorization": f"Bearer {reader}",
+def test_with_a_token_a_proxy_s_host_is_let_in(reading_server: Served) -> None:
+    headers = {"host": "memory.example.com", "authorization": f"Bearer {reading_server.reader}",
                "content-type": "application/json", "accept": "application/json, "
                "text/event-stream"}
-    with http_server(sample, path) as url:
-        answer = httpx.post(url, headers=headers, content=json.dumps(
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "proxy-test", "version": "1"}}}))
+    answer = httpx.post(reading_server.url, headers=headers, content=json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "proxy-test", "version": "1"}}}))
     assert answer.status_code == 200, answer.text
 
 
@@ -257,17 +250,21 @@ def seen_outside(text: str, ids: set[str], lines: set[str]) -> list[str]:
 
 
 class Served(NamedTuple):
-    """A server started once for the tests of this module that only read: its URL, the vault
-    it serves, a token limited to People and a whole-vault token."""
+    """A server started once for the tests of this module that only read (one revokes a token
+    of its own): its URL, the vault it serves, its tokens file, a token limited to People, a
+    whole-vault token, a read token and a write token to revoke."""
 
     url: str
     vault: Path
+    tokens: Path
     people: str
     whole: str
+    reader: str
+    leaving: str
 
 
 @pytest.fixture(scope="module")
-def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def reading_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The sample vault with a conflict inside People, served until the module's tests end
     (with their pinned clock and a cache of its own)."""
     root = tmp_path_factory.mktemp("people")
@@ -277,23 +274,25 @@ def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with (vault / "People" / "Priya Nair.md").open("a", encoding="utf-8") as note:
         note.write("\n- [[Lucy Tan]] timezone:: UTC+9\n")  # a conflict inside People
     path = root / "tokens.json"
-    people, _ = add_token(path, "people", scope="read", folders=("People",), now=NOW)
-    whole, _ = add_token(path, "all", scope="read", now=NOW)
+    made = {name: add_token(path, name, scope=scope, folders=folders, now=NOW)[0]
+            for name, scope, folders in (("people", "read", ("People",)), ("all", "read", ()),
+                                         ("reader", "read", ()), ("leaving", "write", ()))}
     env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"), "VAULTMEM_NOW": NOW.isoformat(),
            "TZ": "UTC"}
     env.pop("VAULTMEM_VAULT", None)
     with serving(vault, path, "--calls-per-second", "1000", env=env) as (url, _):
-        yield Served(url, vault, people, whole)
+        yield Served(url, vault, path, made["people"], made["all"], made["reader"],
+                     made["leaving"])
 
 
 @pytest.mark.parametrize("tool", sorted(SCOPED_CALLS))
-def test_a_folder_token_never_sees_a_note_outside_its_folders(people_server: Served,
+def test_a_folder_token_never_sees_a_note_outside_its_folders(reading_server: Served,
                                                               tool: str) -> None:
-    url, vault = people_server.url, people_server.vault
+    url, vault = reading_server.url, reading_server.vault
     ids, lines = outside(vault, "People")
-    failed, text = session_with(url, people_server.people,
+    failed, text = session_with(url, reading_server.people,
                                 lambda s: call(s, tool, **SCOPED_CALLS[tool]))
-    _, unscoped = session_with(url, people_server.whole,
+    _, unscoped = session_with(url, reading_server.whole,
                                lambda s: call(s, tool, **SCOPED_CALLS[tool]))
     assert not failed, text
     assert seen_outside(unscoped, ids, lines), "the call shows other folders to a whole token"

@@ -89,10 +89,10 @@ def stamp_part(text: str) -> bool:
     return bool(STAMP_PART.search(text))
 
 
-def tokens(text: str) -> list[str]:
+def search_terms(text: str) -> list[str]:
     """Search terms of ``text``: stemmed words, and CJK characters and bigrams.
 
-    >>> tokens("Lucy decided: 使用 PaddleOCR 识别")
+    >>> search_terms("Lucy decided: 使用 PaddleOCR 识别")
     ['lucy', 'decid', '使', '用', '使用', 'paddleocr', '识', '别', '识别']
     """
     words = WORD.findall(unicodedata.normalize("NFKC", text).casefold())

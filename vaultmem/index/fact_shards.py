@@ -47,7 +47,7 @@ def documents(shards: list[Facts]) -> Iterable[tuple[str, Meta]]:
             yield note_id, Meta.load((kind, status, date, tags, aliases, found, history))
 
 
-def _token(entries: Mapping[str, Entry]) -> str:
+def _signature(entries: Mapping[str, Entry]) -> str:
     """What a shard was built from: its notes and their (mtime, size)."""
     signature = [(path, e.mtime_ns, e.size, e.identity) for path, e in sorted(entries.items())]
     return hashlib.sha256(marshal.dumps(signature)).hexdigest()
@@ -58,7 +58,7 @@ def _parts(entries: Mapping[str, Entry]) -> tuple[dict[int, dict[str, Entry]], d
     parts: dict[int, dict[str, Entry]] = defaultdict(dict)
     for path, entry in entries.items():
         parts[shard_of(path)][path] = entry
-    return parts, {number: _token(parts[number]) for number in range(SHARDS)}
+    return parts, {number: _signature(parts[number]) for number in range(SHARDS)}
 
 
 def shard_of(path: str) -> int:

@@ -40,8 +40,8 @@ MONTHS = "|".join(calendar.month_name[1:])
 MONTHS_SHORT = "|".join(calendar.month_abbr[1:])
 DAYS = "|".join(calendar.day_name)
 DAYS_SHORT = "|".join(calendar.day_abbr)
-# moment.js tokens, longest first; named groups carry the date parts.
-TOKENS = [
+# moment.js format parts, longest first; named groups carry the date parts.
+DATE_FORMAT_PARTS = [
     ("YYYY", r"(?P<Y>\d{4})"), ("YY", r"(?P<y>\d{2})"),
     ("MMMM", rf"(?P<B>{MONTHS})"), ("MMM", rf"(?P<b>{MONTHS_SHORT})"),
     ("MM", r"(?P<m>\d{2})"), ("M", r"(?P<m>\d{1,2})"),
@@ -67,7 +67,7 @@ def daily_pattern(fmt: str) -> re.Pattern[str]:
             out.append(re.escape(fmt[index + 1 : close]))
             index = close + 1
             continue
-        token = next((t for t in TOKENS if fmt.startswith(t[0], index)), None)
+        token = next((t for t in DATE_FORMAT_PARTS if fmt.startswith(t[0], index)), None)
         if token is None:
             out.append(re.escape(fmt[index]))
             index += 1

@@ -34,7 +34,7 @@ from ..index.lookup import (
 )
 from ..index.tallies import tallies
 from ..model import Json
-from ..text import WORD, tokens
+from ..text import WORD, search_terms
 from ..vault import Vault
 from .meaning import Near, near_text
 from .question_bounds import bounded
@@ -245,9 +245,9 @@ def _graph_evidence(vault: Vault, combined: dict[str, float],
 def _matches(query: str, hits: list[PassageHit]) -> str:
     """``matches a, b``: the query's words found in the note's matching passages, in any of
     their forms (:func:`_shown`)."""
-    seen = {term for hit in hits for term in tokens(" ".join((hit.text, *hit.headings,
+    seen = {term for hit in hits for term in search_terms(" ".join((hit.text, *hit.headings,
                                                               hit.path[:-3].rsplit("/")[-1])))}
-    found = sorted(set().union(*(_shown(word, tokens(word), seen) for word in WORD.findall(
+    found = sorted(set().union(*(_shown(word, search_terms(word), seen) for word in WORD.findall(
         unicodedata.normalize("NFKC", query).casefold()))))
     return "matches " + ", ".join(found) if found else "matches the query"
 

@@ -17,7 +17,7 @@ from ...errors import UsageError
 from ...index.lookup import facets as facets_of
 from ...model import Json
 from ...secrets import redact
-from ...text import line_runs, tokens
+from ...text import line_runs, search_terms
 from ...vault import Vault
 from ..question_bounds import bounded
 from ..token_budget import TokenCounter, counter, trim
@@ -82,7 +82,7 @@ def build_context(vault: Vault, *, agent: str | None = None, query: str | None =
     count = counter()
     bounded(query)
     agent_note = vault.note(agent, kind="agent") if agent else None
-    terms = set(tokens(query or ""))
+    terms = set(search_terms(query or ""))
     candidates, found = _candidates(vault, agent_note.id if agent_note else None, query, note,
                                     terms, budget, today or clock_today())
     header = _header(agent_note.title if agent_note else None, query)

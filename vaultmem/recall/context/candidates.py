@@ -18,7 +18,7 @@ from ...index.lookup import (
 from ...model import Json, Note
 from ...read.extract import RawFact
 from ...secrets import redact
-from ...text import tokens
+from ...text import search_terms
 from ...vault import Vault
 
 SENTENCE_END = re.compile("[.!?\u3002\uff01\uff1f][\"')\\]*]*$")
@@ -107,7 +107,7 @@ def overlap(text: str, query: set[str]) -> float:
 def _terms(text: str) -> frozenset[str]:
     """The search terms of ``text``, remembered: every context weighs the same titles (of
     decisions, KPIs, people) again."""
-    return frozenset(tokens(text))
+    return frozenset(search_terms(text))
 
 
 def line_items(vault: Vault, note_id: str, section: str, query: set[str],

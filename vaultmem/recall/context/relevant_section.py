@@ -7,7 +7,7 @@ import datetime as dt
 from typing import NamedTuple
 
 from ...index.lookup import facets, linked_from_lines, passages
-from ...text import tokens
+from ...text import search_terms
 from ...vault import Vault
 from .answer_passages import Answer, answer
 from .candidates import ContextItem, neighbour_items, overlap
@@ -38,7 +38,7 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
     found: Answer | None = None
     if note:
         target = vault.note(note)
-        items += note_items(vault, target.id, set(tokens(query or "")))
+        items += note_items(vault, target.id, set(search_terms(query or "")))
         linked |= {link.resolved for link in target.links if link.resolved}
     if agent and not query and not note:
         items += neighbour_items(vault, vault.notes[agent], set())
