@@ -18,7 +18,9 @@ the real vault: the attachments its ``.MISSING.txt`` lists (left out for size) a
 The sample: each finding gets a rank, the SHA-1 of ``vault, id``; within a command every kind
 gets its ``--floor`` lowest-ranked findings (all of them when it has fewer), and the rest of the
 ``--size`` is shared among the kinds in proportion to the findings left (largest remainder), each
-kind again taking its lowest-ranked ones. A finding keeps its rank while its id stays, so after a
+kind again taking its lowest-ranked ones ("lowest-ranked" in this random order, not by any score;
+``--salt TEXT`` draws another order: a fresh sample nobody labelled or tuned on). A finding keeps
+its rank while its id and the salt stay, so after a
 change the sample is mostly the findings labelled before, and only new ones need labels.
 
 A label is one JSON object a line: ``{"vault", "command", "id", "kind", "notes", "line",
@@ -99,15 +101,23 @@ def copy_vault(source: Path, into: Path) -> Path:
     return target
 
 
+HABITS: list[dict[str, Any]] = []  # what each vault's default run named as its habits
+
+
 def run(command: str, vault: Path, cache: Path, *extra: str) -> list[Finding]:
-    """The findings of ``vaultmem --vault VAULT COMMAND --json`` in a new process."""
+    """The findings of ``vaultmem --vault VAULT COMMAND --json`` in a new process (its habits
+    kept in :data:`HABITS` when run by default)."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault), command,
                            "--json", *extra], env=env, capture_output=True, text=True,
                           cwd=vault)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{command} on {vault.name} failed ({done.returncode}):\n{done.stderr}")
-    findings: list[Finding] = json.loads(done.stdout)["findings"]
+    answer = json.loads(done.stdout)
+    if not extra:
+        HABITS.extend({"vault": vault.name, "command": command, **habit}
+                      for habit in answer.get("habits", []))
+    findings: list[Finding] = answer["findings"]
     return findings
 
 
@@ -145,9 +155,12 @@ def label_of(item: Finding, labels: Labels) -> dict[str, Any] | None:
     return labels.get(key(item)) or labels.get(text_key(item))
 
 
+SALT = [""]  # --salt: another random order, a sample nobody labelled or tuned on before
+
+
 def rank(item: Finding) -> str:
-    """A finding's place in the random order (the same while its id is)."""
-    return hashlib.sha1(f"{item['vault']}\x1f{item['id']}".encode()).hexdigest()
+    """A finding's place in the random order (the same while its id and the salt are)."""
+    return hashlib.sha1(f"{SALT[0]}{item['vault']}\x1f{item['id']}".encode()).hexdigest()
 
 
 def allocate(counts: Counter[str], size: int, floor: int) -> dict[str, int]:
@@ -312,6 +325,7 @@ def main() -> int:
     parser.add_argument("--todo", type=Path, help="write the sampled findings without a label")
     parser.add_argument("--findings", type=Path, help="save every finding here, a file a vault")
     parser.add_argument("--run", default="", help="what the todo lines say was run (e.g. before)")
+    parser.add_argument("--salt", default="", help="draw another random order (a fresh sample)")
     parser.add_argument("--per-vault", type=int, default=0,
                         help="sample this many shown findings per vault and command instead")
     args = parser.parse_args()
@@ -323,7 +337,13 @@ def main() -> int:
         if added:
             print(f"added {added} label(s) from {args.todo} to {args.labels}\n")
     labels = read_labels(args.labels)
+    SALT[0] = args.salt
     findings = collect(args.corpora)
+    print("| vault | command | habit | findings | notes |\n| --- | --- | --- | ---: | ---: |")
+    for habit in HABITS:
+        print(f"| {habit['vault']} | {habit['command']} | {habit['kind']}: {habit['shape']} | "
+              f"{habit['findings']} | {habit['notes']} |")
+    print()
     if args.findings:
         args.findings.mkdir(parents=True, exist_ok=True)
         for name in sorted({item["vault"] for item in findings}):

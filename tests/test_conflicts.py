@@ -292,8 +292,14 @@ LIE = "A skew-symmetric matrix A has transpose equal to minus A; its exponential
 @pytest.mark.parametrize(("notes", "found"), [
     ({"Lie/Skew matrix.md": f"---\naliases: [so(n)]\n---\n{LIE}",
       "Lie/Algebra.md": f"---\naliases: [so(n)]\n---\n{LIE}",  # say alike things
-      "Lie/Group.md": "---\naliases: [SO(n)]\n---\n"},
+      "Lie/Group.md": "---\naliases: [SO(n)]\n---\nIts algebra is [[so(n)]].\n"},
      [(["Lie/Algebra", "Lie/Skew matrix"], 0.6)]),  # so(n) twice; SO(n) is another name
+    ({"Lie/Skew matrix.md": f"---\naliases: [so(n)]\n---\n{LIE}",
+      "Lie/Algebra.md": f"---\naliases: [so(n)]\n---\n{LIE}"},
+     [(["Lie/Algebra", "Lie/Skew matrix"], 0.3)]),  # shared on purpose: no link goes astray
+    ({"People/Chris.md": "---\ntype: person\naliases: [CJ]\n---\nWorks on [[OCR]].\n",
+      "People/Carla.md": "---\ntype: person\naliases: [CJ]\n---\nWorks on [[OCR]].\n"},
+     [(["People/Carla", "People/Chris"], 0.6)]),  # people: a write by CJ would go astray
     ({"Math/Geometric series.md": "x\n",
       "Math/Ratio series.md": "---\naliases: [geometric series]\n---\nSee [[Geometric series]]\n"},
      [(["Math/Geometric series", "Math/Ratio series"], 0.9)]),  # another note's title

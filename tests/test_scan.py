@@ -270,7 +270,14 @@ def _settings(root: Path, files: dict[str, str]) -> None:
      ("Templates", "the folder named 'Templates', with a templates plugin on")),
     ({"core-plugins.json": '["templates"]'}, ["Templates"],
      ("Templates", "the folder named 'Templates', with a templates plugin on")),
-    ({}, ["Templates"], (None, "")),  # no templates plugin: a folder of that name is notes
+    ({"core-plugins.json": '{"templates": false}'}, ["Templates"], (None, "")),  # plugins
+    # known, none for templates: a folder of that name is notes
+    ({}, ["_template"], ("_template", "the folder named '_template' (no settings say which "
+                         "plugins are on)")),  # a copy without its settings: the name decides
+    ({"community-plugins.json": '["quickadd"]'}, ["z_Templates", "Notes"],
+     ("z_Templates", "the folder named 'z_Templates', with a templates plugin on")),
+    ({"community-plugins.json": '["quickadd"]'}, ["Work/99 - Templates"],
+     ("Work/99 - Templates", "the folder named '99 - Templates', with a templates plugin on")),
     ({"community-plugins.json": '["quickadd"]'}, ["Templates", "Work/templates"], (None, "")),
     ({"community-plugins.json": '["quickadd"]'}, ["Templates Archive"], (None, "")),
 ])
@@ -302,6 +309,7 @@ def test_the_templates_folder_set_in_config_wins(tmp_path: Path) -> None:
 ])
 def test_a_templates_folder_without_settings_is_known_by_its_placeholders(
         tmp_path: Path, texts: list[str], found: str | None) -> None:
+    _settings(tmp_path, {"core-plugins.json": '{"templates": false}'})  # nothing else says
     for number, text in enumerate(texts):
         write(tmp_path, f"Templates/T{number}.md", text)
     config = Vault(tmp_path, use_cache=False).config
@@ -318,6 +326,10 @@ def test_a_templates_folder_without_settings_is_known_by_its_placeholders(
     ("References/Kyoto.md", '---\ncategories: ["[[Places]]"]\n---\n', ("note", "default")),
     ("Spaces/Contacts/Bo.md", "# Bo\n", ("person", "folder Contacts")),
     ("Lists/Bo.md", "#people/friends\n", ("person", "tag #people/friends")),
+    ("Stack/Hubspot.md", "A CRM we tried. #crm\n", ("note", "default")),  # a synonym alone
+    ("Lists/Cy.md", "---\nemail: cy@example.com\n---\n#crm\n", ("person", "tag #crm")),
+    ("Learn/Measure.md", "Count what matters. #metrics\n", ("note", "default")),
+    ("Ops/Uptime.md", "---\ntarget: 99.9\n---\n#metrics\n", ("kpi", "tag #metrics")),
     ("Watch/Heat.md", "---\ntype: movie\n---\n", ("movie", "type")),
     ("_PARA/Projects/Atlas/Kanban.md", "board\n", ("note", "default")),  # only its own folder
     ("Daily/2026-11-29.md", "log\n", ("daily", "daily folder")),

@@ -29,7 +29,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
 }
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TEMPLATE_FOLDERS = {"templates", "template", "_templates"}
-TEMPLATE_NAMES = ("Templates", "templates", "Template", "template", "_templates", "_Templates")
+# a templates folder's name, any case, perhaps after a number, punctuation or one letter to sort it
+TEMPLATE_NAME = re.compile(r"[\W\d_]*(?:[a-z][\W_]+)?templates?", re.IGNORECASE | re.ASCII)
 TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
 PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
 PLACEHOLDER_SAMPLE = 20
@@ -189,8 +190,9 @@ def _daily_settings(config: Config) -> None:
 def _templates_folder(root: Path, config_dir: str,
                       templates: dict[str, Any]) -> tuple[str | None, str]:
     """The templates folder and how it was found: Obsidian's Templates setting, Templater's,
-    or, in a vault with a templates plugin on, its one folder named ``Templates`` (at the top
-    or one level down; as Templater and QuickAdd users name it)."""
+    or its one folder named like ``Templates`` (at the top or one level down; as Templater and
+    QuickAdd users name it) in a vault with a templates plugin on, with no list of plugins to
+    say otherwise, or whose notes are mostly placeholders."""
     if folder := _folder(templates.get("folder")):
         return folder, f"{config_dir}/templates.json"
     plugins = root / config_dir / "plugins"
@@ -205,24 +207,29 @@ def _templates_folder(root: Path, config_dir: str,
         return named[0], f"the folder named {name!r}, with a templates plugin on"
     if _mostly_placeholders(root / named[0]):
         return named[0], f"the folder named {name!r}, its notes full of placeholders"
+    if not _plugins_known(root / config_dir):
+        return named[0], f"the folder named {name!r} (no settings say which plugins are on)"
     return None, ""
 
 
 def _named_like_templates(root: Path) -> list[str]:
-    """The folders named like a templates folder at the top of the vault or one level down
-    (found by asking for those names: a folder of many notes is never listed)."""
+    """The folders named like a templates folder (``Templates``, ``_template``, ``99 -
+    Templates``, ``z_Templates``) at the top of the vault or one level down (only folder
+    entries are listed: no note is read)."""
+    found = []
+    for top in ["", *_subfolders(root)]:
+        found += [f"{top}/{name}".lstrip("/") for name in _subfolders(root / top)
+                  if TEMPLATE_NAME.fullmatch(name)]
+    return sorted(found)
+
+
+def _subfolders(folder: Path) -> list[str]:
+    """The names of a folder's visible subfolders, sorted ([] when it cannot be listed)."""
     try:
-        tops = ["", *sorted(entry.name for entry in os.scandir(root)
-                            if entry.is_dir() and not entry.name.startswith("."))]
+        return sorted(entry.name for entry in os.scandir(folder)
+                      if entry.is_dir() and not entry.name.startswith("."))
     except OSError:
         return []
-    found: dict[tuple[int, int], str] = {}  # by inode: one folder where names ignore case
-    for top in tops:
-        for name in TEMPLATE_NAMES:
-            with contextlib.suppress(OSError):
-                if (info := (root / top / name).stat()) and (root / top / name).is_dir():
-                    found.setdefault((info.st_dev, info.st_ino), f"{top}/{name}".lstrip("/"))
-    return sorted(found.values())
 
 
 def _mostly_placeholders(folder: Path) -> bool:
@@ -235,6 +242,13 @@ def _mostly_placeholders(folder: Path) -> bool:
             text = read_regular(note, 1 << 16).decode("utf-8", "replace")
             marked += bool(PLACEHOLDER.search(text))
     return bool(notes) and marked * 2 > len(notes)
+
+
+def _plugins_known(settings: Path) -> bool:
+    """True when the vault keeps Obsidian's list of core or community plugins (a copy without
+    its settings folder tells nothing of them)."""
+    return any((settings / name).is_file()
+               for name in ("core-plugins.json", "community-plugins.json"))
 
 
 def _uses_templates(settings: Path) -> bool:

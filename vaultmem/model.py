@@ -129,7 +129,9 @@ class Finding:
     Conflicts also name the rule that decided (``rule``) and the note it picked (``winner``,
     None when the user must decide), and list their ``sources`` as ``[[id]]`` with lines.
     ``confidence`` (0..1) says how sure the check is that the owner would act on it, and
-    ``reason`` what makes it so.
+    ``reason`` what makes it so. ``shape`` names the way of writing that produced it when
+    many notes of a vault may share it (``block ids written `]]^id```): a shape many notes
+    share is the vault's habit, not a mistake (:mod:`vaultmem.check.habits`).
     """
 
     id: str
@@ -143,13 +145,14 @@ class Finding:
     sources: list[str] = field(default_factory=list)
     confidence: float = 1.0
     reason: str = ""
+    shape: str = ""
 
     def to_dict(self) -> Json:
         """JSON-ready data."""
         return {"id": self.id, "kind": self.kind, "notes": list(self.notes),
                 "message": self.message, "suggestion": self.suggestion, "line": self.line,
                 "rule": self.rule, "winner": self.winner, "sources": list(self.sources),
-                "confidence": self.confidence, "reason": self.reason}
+                "confidence": self.confidence, "reason": self.reason, "shape": self.shape}
 
 
 @dataclass(slots=True)

@@ -14,15 +14,21 @@ from ..similar_names import same_but_numbers
 from .suggestions import loose_key
 from .winners import finding_id
 
+PLAIN = {"note", "daily"}  # types no write names: an alias only they share sends no write astray
 SERIES = 75  # titles this alike (but not the same) name parts of one work
 
 
 def alias_clashes(metas: dict[str, Meta], kin: Callable[[list[str]], bool],
-                   vault_of: Callable[[str], str]) -> list[Finding]:
+                  vault_of: Callable[[str], str],
+                  linked: Callable[[str], bool] = lambda name: True) -> list[Finding]:
     """An alias claimed by two notes spelt alike (``so(n)`` and ``SO(n)`` name two things), or
     an alias that is another note's title in any case (a link by it goes there, as links
     resolve case aside); a note's alias that is its own title claims nothing. Shown only when
-    the notes are ``kin`` (about one thing) and, sharing the alias, not parts of one series."""
+    the notes are ``kin`` (about one thing) and, sharing the alias, not parts of one series,
+    and when a link or a write would go astray by it: some link is written by it (``linked``)
+    or a note sharing it is an entity agents write about (a person, a project); an alias
+    shared on purpose by plain notes (a topic two lectures cover) that nothing links by
+    misleads nobody."""
     claims: dict[tuple[str, str], set[str]] = defaultdict(set)
     titles: dict[tuple[str, str], set[str]] = defaultdict(set)
     for note_id, meta in metas.items():
@@ -36,12 +42,13 @@ def alias_clashes(metas: dict[str, Meta], kin: Callable[[list[str]], bool],
         named = titles.get((vault, alias.casefold()), set()) - owners
         everyone = sorted(owners | named)
         if len(everyone) > 1:
-            found.append(_clash(alias, everyone, bool(named), kin))
+            written = linked(alias) or any(metas[i].type not in PLAIN for i in everyone)
+            found.append(_clash(alias, everyone, bool(named), kin, written))
     return found
 
 
-def _clash(alias: str, everyone: list[str], titled: bool,
-           kin: Callable[[list[str]], bool]) -> Finding:
+def _clash(alias: str, everyone: list[str], titled: bool, kin: Callable[[list[str]], bool],
+           written: bool) -> Finding:
     """One alias clash: sure when the alias is another note's title (a link by that name goes
     there), less when two notes share an alias; unsure when notes sharing it are parts of one
     series (seasons sharing the show's name), or when nothing says the notes are about one
@@ -53,12 +60,15 @@ def _clash(alias: str, everyone: list[str], titled: bool,
     elif not kin(everyone):
         confidence, reason = 0.3, ("the notes neither link each other nor say alike things: "
                                    "likely one word for two things")
+    elif not titled and not written:
+        confidence, reason = 0.3, "no link is written by it, so none goes astray"
     return Finding(
         finding_id("alias-clash", alias, *everyone), "alias-clash", everyone,
         f"{alias!r} names {len(everyone)} notes: " + ", ".join(f"[[{i}]]" for i in everyone)
         + f"; {reason}",
         "keep the alias on one note; links by alias never resolve in Obsidian anyway",
-        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason)
+        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason,
+        "" if titled else "an alias several notes share")
 
 
 def series(ids: list[str]) -> bool:

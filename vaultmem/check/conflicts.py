@@ -9,6 +9,7 @@ from dataclasses import astuple
 
 from .. import clock
 from ..index.doc import Meta
+from ..index.link_rows import linked_by_name
 from ..index.store import folder_stamp
 from ..model import SHOWN, Fact, Finding
 from ..secrets import redact_value
@@ -16,6 +17,7 @@ from ..vault import Vault
 from .conflicts_around import LOCAL_KINDS, documents_around
 from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .decisions import decision_findings
+from .habits import habits_apart
 from .kin import alike_in_words, linked_together, particular_words
 from .winners import choose, finding_id
 
@@ -99,7 +101,7 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
         found += expired_used(vault, ledger, today)
     if not LOCAL_KINDS.issuperset(kinds):
         found += _compared(vault, kinds, ledger, memo)
-    return sorted(found, key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
+    return sorted(habits_apart(found)[0], key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
 
 
 def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
@@ -119,7 +121,8 @@ def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,
         found += [f for f in duplicate_findings(
             ledger.metas, words, lambda i: vault.notes[i].frontmatter, memo,
             kin=lambda ids: linked_together(vault.store, ids) or alike_in_words(ids, words),
-            vault_of=vault.index.resolver.vault_of)
+            vault_of=vault.index.resolver.vault_of,
+            linked=lambda name: linked_by_name(vault.store, name))
             if f.kind in kinds]
     if "duplicate" in kinds:
         resolver = vault.index.resolver

@@ -48,10 +48,12 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
                        properties: Callable[[str], Mapping[str, object]],
                        memo: dict[str, list[Finding]] | None = None, *,
                        kin: Callable[[list[str]], bool] = lambda ids: True,
-                       vault_of: Callable[[str], str] = lambda note_id: "") -> list[Finding]:
+                       vault_of: Callable[[str], str] = lambda note_id: "",
+                       linked: Callable[[str], bool] = lambda name: True) -> list[Finding]:
     """Duplicates within each type (``words`` and ``properties``: the terms particular to a
     note, its title's aside, and its frontmatter by id, read for the pairs whose titles are
-    alike), and alias clashes across the vault (``kin``: whether notes are about one thing);
+    alike), and alias clashes across the vault (``kin``: whether notes are about one thing;
+    ``linked``: whether a link is written by a name);
     notes of two vaults side by side (``vault_of``) are never compared.
 
     ``memo`` (a block's note ids, hashed -> its pairs of alike titles) is reused for blocks
@@ -79,7 +81,7 @@ def duplicate_findings(metas: dict[str, Meta], words: Callable[[str], set[str]],
     found = [f for f in (_weighed(pair, metas, words) for pair in alike) if f is not None]
     seen = {tuple(f.notes) for f in found}
     return found + [f for f in _declared(metas) if tuple(f.notes) not in seen] \
-        + alias_clashes(metas, kin, vault_of)
+        + alias_clashes(metas, kin, vault_of, linked)
 
 
 def _declared(metas: dict[str, Meta]) -> list[Finding]:
@@ -210,10 +212,14 @@ def _block(ids: list[str]) -> list[Finding]:
 def _duplicate(first: str, second: str, score: float, why: str = "") -> Finding:
     """One duplicate pair (``why``: how it was found, else how alike the two are)."""
     why = why or f"{score:.0f}% alike"
+    titles = [note_id.rsplit("/", 1)[-1] for note_id in (first, second)]
+    same = loose_key(titles[0]) == loose_key(titles[1])  # one name in two folders: a skeleton
     return Finding(finding_id("duplicate", first, second), "duplicate", [first, second],
                    f"[[{first}]] and [[{second}]] look like the same entry ({why})",
                    "merge them by hand, or rename one; vaultmem never merges notes", None,
-                   "ask the user", None, [f"[[{first}]]", f"[[{second}]]"])
+                   "ask the user", None, [f"[[{first}]]", f"[[{second}]]"],
+                   shape=f"a note named {titles[0]!r} in each of several folders" if same
+                   else "")
 
 
 def same_lessons(metas: dict[str, Meta], key_of: Callable[[object, str], str]) -> list[Finding]:

@@ -6,20 +6,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Iterator
 
-from ..index.phrases import phrase_hits
+from ..index.name_use import NameUse, name_use
 from ..model import Finding
 from ..text import cjk
 from ..vault import Vault
 from .mentions import Mention, mentioned_by
 
-COMMON = 20  # notes writing a name in plain words that make it a word more than a name
-
 
 def mention_findings(vault: Vault, notes: Collection[str] | None = None) -> Iterator[Finding]:
     """One ``unlinked-mention`` finding per note and other note it names in plain words but
     does not link (its first such line), with the edit; of every note, or of ``notes``. Names
-    that ``COMMON`` or more notes write are words more than names: unsure."""
-    common: dict[str, bool] = {}
+    the vault writes far more than it links are words more than names there: unsure."""
+    common: dict[str, NameUse] = {}
     for source in sorted(vault.notes if notes is None else notes):
         if source not in vault.notes:
             continue
@@ -31,11 +29,13 @@ def mention_findings(vault: Vault, notes: Collection[str] | None = None) -> Iter
             yield _suggestion(vault, mention, common)
 
 
-def _how_sure(mention: Mention, common: bool) -> tuple[float, str]:
-    """How sure a mention is worth a link, and why: not for a name many notes write, nor a
-    one-word name written in another case (``now`` for the note ``NOW``)."""
-    if common:
-        return 0.3, f"{COMMON} or more notes write {mention.words!r}: a word more than a name"
+def _how_sure(mention: Mention, use: NameUse) -> tuple[float, str]:
+    """How sure a mention is worth a link, and why: not for a name the vault writes far more
+    than it links, nor a one-word name written in another case (``now`` for the note
+    ``NOW``)."""
+    if use.ordinary:
+        return 0.3, (f"{use.written} notes write {mention.words!r} and {use.linked} link it: "
+                     "a word more than a name here")
     one_word = len(mention.words.split()) == 1 and not cjk().search(mention.words)
     name = mention.edit[2:-2].split("|")[0].rsplit("/", 1)[-1]
     if one_word and mention.words != name:
@@ -43,13 +43,12 @@ def _how_sure(mention: Mention, common: bool) -> tuple[float, str]:
     return 0.6, "the words are the note's title or alias, not linked"
 
 
-def _suggestion(vault: Vault, mention: Mention, common: dict[str, bool]) -> Finding:
+def _suggestion(vault: Vault, mention: Mention, common: dict[str, NameUse]) -> Finding:
     """The finding offering to link one mention."""
     key = mention.words.casefold()
     if key not in common:
         with vault.store.held() as db:
-            hits = phrase_hits(db, mention.words, limit=COMMON * 20)
-        common[key] = len({hit.path for hit in hits}) >= COMMON
+            common[key] = name_use(db, mention.words)
     sure = _how_sure(mention, common[key])
     digest = hashlib.sha1(f"{mention.source}\x1f{mention.target}".encode()).hexdigest()[:8]
     return Finding(f"unlinked-mention:{digest}", "unlinked-mention", [mention.source],

@@ -9,17 +9,27 @@ like name or shows nothing where it embeds is a mistake. ``lint`` leaves out the
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 
+from ..config import PLACEHOLDER
 from ..index.graph_rows import note_paths
-from ..index.link_rows import Anchors, anchors, notes_named, problem_links, problem_sources
+from ..index.link_rows import (
+    Anchors,
+    anchors,
+    notes_named,
+    problem_links,
+    problem_sources,
+)
 from ..index.rows import LinkRow
 from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
-from .lint_finding import GUESS, SURE, finding
+from .habits import habits_apart
+from .link_fixes import as_anchor, block_written_as, missing_shape, with_meant_fixes
+from .lint_finding import GUESS, SURE, finding, named_as_template
 from .per_note import findings_per_note
 from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
@@ -50,9 +60,10 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
         mentions = findings_per_note(vault, "lint-mentions", lambda notes: mention_findings(
             vault, notes), subpaths=False)
     found = (mentions if suggest_links else []) + remembered_findings(vault, "lint", lambda: [
-        *file_problems(vault), *unwritten_judged(findings_per_note(
-            vault, "lint-links", lambda notes: link_findings(vault, notes=notes), subpaths=True),
-            tallies(vault.store)), *orphan_findings(vault)])
+        *file_problems(vault), *habits_apart(unwritten_judged(with_meant_fixes(
+            vault.store, findings_per_note(vault, "lint-links", lambda notes: link_findings(
+                vault, notes=notes), subpaths=True)), tallies(vault.store)))[0],
+        *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]
     ignored = vault.ignored
@@ -84,8 +95,10 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
     for problem in vault.index.problems:
         note = problem.path.removesuffix(".md")
         where = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
-        template = problem.kind == "frontmatter" and any(
-            "template" in part.casefold() for part in note.split("/")[:-1])
+        template = problem.kind in ("frontmatter", "placeholder") and (
+            named_as_template(note) or (problem.kind == "placeholder" and _body_placeholders(
+                vault, note)) or any("template" in part.casefold()
+                                     for part in note.split("/")[:-1]))
         yield finding(problem.kind, note, problem.line, f"{where}: {problem.message}",
                       "", problem.message, sure=(GUESS, "a template's properties, kept as "
                                                  "it is filled in") if template else (1.0, ""))
@@ -94,6 +107,14 @@ def file_problems(vault: Vault) -> Iterator[Finding]:
         yield finding("sync-copy", note_id, None, f"{note_id}.md: a sync tool's conflict copy "
                       f"of [[{original}]]; it is not read as memory",
                       f"merge what differs into [[{original}]], then delete the copy")
+
+
+def _body_placeholders(vault: Vault, note_id: str) -> bool:
+    """True when a note holds template placeholders below its properties too: a template
+    never filled in (``# <% tp.file.title %>``), not a note whose properties missed one."""
+    text = vault.note_text(note_id)
+    body = text.split("\n---", 2)[-1] if text.startswith("---") else text
+    return bool(PLACEHOLDER.search(body))
 
 
 def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
@@ -110,13 +131,14 @@ def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
         paths = note_paths(store, {link.source for link in links})
         named = anchors(store, {link.node for link in links if link.subpath})
         keys: dict[str, frozenset[str]] = {}  # each target's heading keys, made once
+        written = functools.lru_cache(maxsize=64)(vault.note_text)
         for link in links:
             if link.ambiguous and link.node == link.source:
                 own = vault.index.resolver.vault_of(link.source)
                 namesakes = [n for n in notes_named(store, link.target)
                              if vault.index.resolver.vault_of(n) == own]
                 yield _to_itself(paths[link.source], link, namesakes)
-            yield from _check_link(paths[link.source], link, named, hints, keys)
+            yield from _check_link(paths[link.source], link, named, hints, keys, written)
     hints.keep()
 
 
@@ -133,7 +155,8 @@ def _to_itself(path: str, link: LinkRow, namesakes: list[str]) -> Finding:
 
 
 def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Suggester,
-                keys: dict[str, frozenset[str]]) -> Iterator[Finding]:
+                keys: dict[str, frozenset[str]], written: Callable[[str], str]
+                ) -> Iterator[Finding]:
     """The findings for one link of the note at ``path`` (``keys``: heading keys by note)."""
     where = f"{path}:{link.line}"
     if link.missing:
@@ -141,20 +164,22 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
         elsewhere = (hints.kept_elsewhere(link.target, embed=link.embed)
                      if link.embed or fix.file else "")
         sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(link, fix)
+        shape = "" if fix.found else missing_shape(link.target)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,
                           f"{where}: {link.raw} links a note nobody wrote yet", fix.text,
-                          link.raw, sure=UNWRITTEN)
+                          link.raw, sure=UNWRITTEN, shape=shape, sources=(f"[[{link.target}]]",))
             return
         yield finding("broken-link", link.source, link.line,
-                      f"{where}: {link.raw} does not resolve", fix.text, link.raw, sure=sure)
+                      f"{where}: {link.raw} does not resolve", fix.text, link.raw, sure=sure,
+                      shape=shape, sources=(f"[[{link.target}]]",))
         return
     if link.ambiguous and not _in_own_folder(link):
         yield finding("ambiguous-link", link.source, link.line,
                       f"{where}: {link.raw} matches several files; it goes to {link.node}",
                       f"write the full path: [[{link.node}]]", link.raw)
     if link.subpath and link.node in named:
-        yield from _check_subpath(link, named[link.node], where, keys)
+        yield from _check_subpath(link, named[link.node], where, keys, written)
 
 
 def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
@@ -179,14 +204,20 @@ def _in_own_folder(link: LinkRow) -> bool:
 
 
 def _check_subpath(link: LinkRow, target: Anchors, where: str,
-                   keys: dict[str, frozenset[str]]) -> Iterator[Finding]:
-    """``#Heading`` / ``#^block`` must exist in the target note ``link.node``."""
+                   keys: dict[str, frozenset[str]],
+                   written: Callable[[str], str]) -> Iterator[Finding]:
+    """``#Heading`` / ``#^block`` must exist in the target note ``link.node`` (``written``:
+    a note's text by id, read for the blocks it lacks)."""
     wanted = [part for part in link.subpath.split("#") if part.strip()]
     if wanted and wanted[-1].startswith("^"):  # #^id, also ##^id: Obsidian skips empty parts
         if wanted[-1][1:] not in target.blocks:
+            shape = block_written_as(written(link.node), wanted[-1][1:])
             yield finding("missing-block", link.source, link.line,
-                          f"{where}: {link.raw}: no block {wanted[-1]} in {link.node}",
-                          "add the block id to the target or fix the link", link.raw)
+                          f"{where}: {link.raw}: no block {wanted[-1]} in {link.node}"
+                          + (f" ({shape})" if shape else ""),
+                          "put a space before the ^ in the target" if "no space" in shape
+                          else "add the block id to the target or fix the link", link.raw,
+                          shape=shape)
         return
     headings = keys.get(link.node)
     if headings is None:
@@ -200,7 +231,8 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str,
 
         best = process.extractOne(missing[-1], target.headings, scorer=fuzz.WRatio,
                                   score_cutoff=70)
-        hint = f"did you mean [[{link.node}#{best[0]}]]?" if best else "fix the heading name"
+        hint = (f"did you mean [[{link.node}#{as_anchor(best[0])}]]?" if best
+                else "fix the heading name")
         yield finding("missing-heading", link.source, link.line,
                       f"{where}: {link.raw}: no heading {missing[-1]!r} in {link.node}",
                       hint, link.raw)

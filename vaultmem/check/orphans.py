@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from ..config import PLACEHOLDER
 from ..index.graph_rows import note_nodes
 from ..index.lookup import facts, with_text
 from ..index.tallies import unlinked
 from ..model import Finding
 from ..vault import Vault
-from .lint_finding import GUESS, UNSURE, finding
+from .lint_finding import GUESS, UNSURE, finding, named_as_template
 
 ARCHIVES = {"archive", "archives", "archived"}
+TEMPLATE = "a template by its name or its placeholders: nothing links a template"
 EMPTY_HABIT = 10  # empty notes nothing links: the vault keeps placeholders (a tree of topics)
 
 
@@ -25,8 +27,15 @@ def orphan_findings(vault: Vault) -> list[Finding]:
     return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
                     "link it from a related note, or archive it" if note_id in said else
                     "fill it in and link it, or delete it",
-                    sure=_orphan_sure(note_id, note_id in said, habit))
+                    sure=(UNSURE, TEMPLATE) if _a_template(vault, note_id)
+                    else _orphan_sure(note_id, note_id in said, habit))
             for note_id, node in sorted(nodes.items())]
+
+
+def _a_template(vault: Vault, note_id: str) -> bool:
+    """True when a note outside the templates folder is a template all the same: its name
+    says so (``Daily Template``) or its text holds placeholders (``{{date}}``, ``<% %>``)."""
+    return named_as_template(note_id) or bool(PLACEHOLDER.search(vault.note_text(note_id)))
 
 
 def _saying(vault: Vault, ids: list[str]) -> set[str]:

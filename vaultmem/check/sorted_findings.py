@@ -9,20 +9,28 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..errors import UsageError
-from ..model import SHOWN, Finding
+from ..model import SHOWN, Finding, Json
 from ..vault import Vault
 from .conflicts import KINDS, find_conflicts
+from .habits import Habit, habits_apart
 from .linting import FILE_KINDS, lint
 from .linting import KINDS as LINT_KINDS
 
 
 class Sorted(NamedTuple):
-    """Findings sorted out for the owner: those shown, and how many of each kind were left out
-    as unsure or as ignored (``.vaultmem/ignored.txt``)."""
+    """Findings sorted out for the owner: those shown, how many of each kind were left out
+    as unsure or as ignored (``.vaultmem/ignored.txt``), and the vault's habits among them
+    (shapes of finding so many notes share that they are how the vault is written)."""
 
     shown: list[Finding]
     unsure: dict[str, int]
     ignored: dict[str, int]
+    habits: list[Habit]
+
+    def to_dict(self) -> Json:
+        """What ``lint --json``, ``conflicts --json`` and the MCP tools answer."""
+        return {"findings": [f.to_dict() for f in self.shown], "unsure": self.unsure,
+                "ignored": self.ignored, "habits": [h.to_dict() for h in self.habits]}
 
 
 def sorted_out(vault: Vault, findings: list[Finding], everything: bool = False) -> Sorted:
@@ -32,7 +40,8 @@ def sorted_out(vault: Vault, findings: list[Finding], everything: bool = False) 
     unsure = [f for f in findings if id(f) not in taken and not everything
               and f.confidence < SHOWN]
     taken |= {id(f) for f in unsure}
-    return Sorted([f for f in findings if id(f) not in taken], by_kind(unsure), by_kind(quiet))
+    return Sorted([f for f in findings if id(f) not in taken], by_kind(unsure), by_kind(quiet),
+                  habits_apart(f for f in findings if id(f) not in {id(q) for q in quiet})[1])
 
 
 def by_kind(findings: Iterable[Finding]) -> dict[str, int]:

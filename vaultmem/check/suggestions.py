@@ -200,13 +200,13 @@ class Suggester:
 
     def fix(self, target: str, source: str = "", *, embed: bool = False) -> Fix:
         """How to fix a link (an ``embed``) to ``target`` in note ``source`` (never the note
-        itself; a link to a file, ``Albums.base`` or ``photo.png``, is never fixed with a
-        note)."""
+        itself, by its title or its alias; a link to a file, ``Albums.base`` or
+        ``photo.png``, is never fixed with a note)."""
         if self.names_file(target, embed=embed):
             return Fix("add the file or fix the link", False, file=True)
         name = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
         aliased = self.aliases.get(name)
-        if aliased is not None:
+        if aliased is not None and aliased[0] != source:  # a note's own alias: a self-reference
             return Fix(f"{target!r} is an alias of [[{aliased[0]}]]: write "
                        f"[[{aliased[1]}|{target}]]", True)
         hits = [i for i in self.loose.get(loose_key(name), []) if i != source][:2]

@@ -57,8 +57,7 @@ def conflicts_command(vault: Vault, kinds: tuple[str, ...], check: bool, write: 
 
         result = write_generated(vault, REPORT_PATH, conflicts_note(findings))
         click.echo(f"{result.action} {result.path}", err=True)
-    emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,
-          "ignored": split.ignored}, lambda _: _text(findings) + left_out(split), as_json)
+    emit(split.to_dict(), lambda _: _text(findings) + left_out(split), as_json)
     if check and findings:
         sys.exit(1)
 

@@ -118,8 +118,7 @@ def lint_command(vault: Vault, check: bool, kinds: tuple[str, ...], everything: 
     split = lint_sorted(vault, kinds=kinds, everything=everything, suggest_links=suggest_links)
     findings = split.shown
     if as_json:
-        emit({"findings": [f.to_dict() for f in findings], "unsure": split.unsure,
-              "ignored": split.ignored}, str, True)
+        emit(split.to_dict(), str, True)
     else:
         say(readable.findings_text(findings) + readable.left_out(split))
     if check and findings:

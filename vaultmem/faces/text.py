@@ -119,4 +119,7 @@ def left_out(split: Sorted) -> str:
         if counts:
             kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
             lines.append(f"{sum(counts.values())} {why} finding(s) left out ({kinds}): {how}.")
+    if split.habits:
+        lines.append("This vault's habits, not shown as mistakes (--all lists them):")
+        lines += [f"  {habit.says()}" for habit in split.habits]
     return "".join(f"\n{line}" for line in lines)

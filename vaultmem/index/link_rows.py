@@ -50,6 +50,13 @@ def problem_links(store: Store, *, subpaths: bool = True,
         "ORDER BY source, rowid", (array(sources),))]
 
 
+def ambiguous_links(store: Store, sources: list[str]) -> list[LinkRow]:
+    """The links of the notes ``sources`` that several files' names match."""
+    return [_link(row) for row in store.query(
+        f"SELECT {LINK_COLUMNS} FROM links WHERE source IN {IN_ARRAY} AND ambiguous "
+        "ORDER BY source, rowid", (array(sources),))]
+
+
 def problem_sources(store: Store, *, subpaths: bool = True) -> list[str]:
     """The notes holding a link :func:`problem_links` returns, sorted."""
     wanted = _PROBLEM if subpaths else _BROKEN
@@ -70,6 +77,29 @@ def notes_named(store: Store, target: str) -> list[str]:
     return [row[0] for row in store.query(
         "SELECT id FROM files WHERE name = ? AND role != ? ORDER BY id",
         (link_name(target), ATTACHMENT))]
+
+
+def linked_by_name(store: Store, name: str) -> bool:
+    """True when some link is written to the name ``name`` (a file name or an alias; resolved
+    or not, case aside)."""
+    return bool(store.query("SELECT 1 FROM link_store WHERE name = ? LIMIT 1",
+                            (link_name(name),)))
+
+
+class NameUses(NamedTuple):
+    """How a vault's links write one file name several notes share: how many name it alone
+    (``bare``), and by the note each reaches, how many write a path to it (``by_path``)."""
+
+    bare: int
+    by_path: dict[str, int]
+
+
+def name_uses(store: Store, name: str) -> NameUses:
+    """How the vault's links write the file name ``name`` (lower case, as stored)."""
+    rows = store.query("SELECT node, instr(target, '/') > 0, COUNT(*) FROM links "
+                       "WHERE name = ? AND NOT missing GROUP BY 1, 2", (name,))
+    return NameUses(sum(count for _, path, count in rows if not path),
+                    {node: count for node, path, count in rows if path})
 
 
 class Anchors(NamedTuple):

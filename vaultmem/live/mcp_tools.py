@@ -323,5 +323,4 @@ class Tools:
         """Conflicting memory, as the ``conflicts --json`` document."""
         with self.fresh(caller) as vault:
             split = conflicts_sorted(vault, kinds=kinds or ())
-            return self.out({"findings": [f.to_dict() for f in split.shown],
-                             "unsure": split.unsure, "ignored": split.ignored})
+            return self.out(split.to_dict())

@@ -35,6 +35,20 @@ TYPE_NAMES = {  # names vaults use for vaultmem's memory types: singular, plural
 }
 # folders and tags never make a note daily: the daily-notes settings (folder, format) do
 PLACE_TYPES = {name: kind for name, kind in TYPE_NAMES.items() if kind != "daily"}
+# A tag types a note by a type's own name (#person, #people/friends); a tag that is only a
+# synonym (#crm, #metrics, #authors) means the type only on a note with that type's properties
+# (a #crm tag marks CRM products as often as contacts, #metrics a lesson about measuring).
+TAG_TYPES = {name: kind for name, kind in PLACE_TYPES.items()
+             if name in (kind, f"{kind}s", "people")}
+TYPE_PROPERTIES = {
+    "person": {"email", "phone", "role", "company", "organization", "birthday", "linkedin",
+               "twitter", "timezone", "pronouns"},
+    "project": {"status", "deadline", "due", "owner", "start", "stage", "client"},
+    "decision": {"decided", "decision", "rationale", "supersedes", "superseded_by"},
+    "lesson": {"pattern_key", "rule"}, "agent": {"model", "persona"},
+    "kpi": {"target", "unit", "baseline", "current", "metric"},
+    "fact": {"entity", "attribute", "valid_from"},
+}
 
 MONTHS = "|".join(calendar.month_name[1:])
 MONTHS_SHORT = "|".join(calendar.month_abbr[1:])
@@ -141,11 +155,11 @@ def note_type(path: str, properties: Mapping[str, Any], tags: list[str], config:
     for key, value in properties.items():
         if key.casefold() in CATEGORY_KEYS and (found := _type_name(value, names, keep=False)):
             return Typed(found, key)
-    return _typed_by_place(path, tags, config)
+    return _typed_by_place(path, tags, config, {str(key).casefold() for key in properties})
 
 
-def _typed_by_place(path: str, tags: list[str], config: Config) -> Typed:
-    """The type a note's path, folders or tags give it."""
+def _typed_by_place(path: str, tags: list[str], config: Config, keys: set[str]) -> Typed:
+    """The type a note's path, folders or tags give it (``keys``: its property names)."""
     if path in ROOT_FILES:
         return Typed(ROOT_FILES[path], "root file")
     for kind, folder in sorted(config.folders.items(), key=lambda kv: -len(kv[1])):
@@ -156,7 +170,10 @@ def _typed_by_place(path: str, tags: list[str], config: Config) -> Typed:
     if (found := places.get(parent.casefold().strip("_ "))) is not None:
         return Typed(found, f"folder {parent}")
     for tag in tags:
-        if (found := places.get(tag.casefold().split("/")[0])) is not None:
+        name = tag.casefold().split("/")[0]
+        if (found := {**TAG_TYPES, **config.types}.get(name)) is not None or (
+                (found := places.get(name)) is not None
+                and keys & TYPE_PROPERTIES.get(found, set())):
             return Typed(found, f"tag #{tag}")
     return Typed("note", "default")
 

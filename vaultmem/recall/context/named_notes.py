@@ -1,11 +1,13 @@
 """The notes a question names: by title or alias, and a person by a first name no other note
-shares (``Marco`` for ``People/Marco Diaz``), as whole words, case aside."""
+shares (``Marco`` for ``People/Marco Diaz``), as whole words, case aside; not a name the vault
+writes far more than it links (:mod:`vaultmem.index.name_use`)."""
 
 from __future__ import annotations
 
 import re
 
 from ...index.lookup import facets, names_like
+from ...index.name_use import ordinary_names
 from ...vault import Vault
 from ..search import BLOCKED_NAMES
 
@@ -19,9 +21,10 @@ def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
     folded = spaced_words(question)
     found: dict[str, list[str]] = {}
     firsts: dict[str, set[str]] = {}  # a first word of a title -> the notes it starts
+    ordinary = ordinary_names(vault.store)
     for name in names_like(vault.store, question, every_below=BLOCKED_NAMES):
         words = spaced_words(name.name).strip()
-        if len(words) >= MIN_NAME and f" {words} " in folded:
+        if len(words) >= MIN_NAME and f" {words} " in folded and not ordinary(words):
             found.setdefault(name.note, []).append(words)
         first = words.split(" ", 1)[0]
         if " " in words and len(first) >= MIN_NAME and f" {first} " in folded:

@@ -103,6 +103,7 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
     from ...check.mentions import mentioned_by, mentions_of
     from ...graph import ego_graph, two_hop_graph
     from ...index.graph_rows import tag_members
+    from ...index.name_use import ordinary_names
     from .similar_notes import similar, similar_in_meaning
 
     note = vault.notes[note_id]
@@ -110,9 +111,11 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
     meaning = similar_in_meaning(vault, note_id)
     text = _fused(words, meaning, vault.config.semantic.search_weight)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
-    mentions = {"names_it": _first_lines((m.target, m.line) for m in mentioned_by(vault, note_id)),
+    ordinary = ordinary_names(vault.store)  # "Work", "And": words here, not names
+    mentions = {"names_it": _first_lines((m.target, m.line) for m in mentioned_by(vault, note_id)
+                                         if not ordinary(m.words)),
                 "named_by": _first_lines((m.source, m.line) for m in mentions_of(
-                    vault, note_id, limit=MENTION_HITS))}
+                    vault, note_id, limit=MENTION_HITS) if not ordinary(m.words))}
     also = {*text, *(member for members in tagged.values() for member in members),
             *mentions["names_it"], *mentions["named_by"]}
     known = vault.derived.setdefault("node attributes", {})

@@ -1,0 +1,182 @@
+"""A vault's habits: a shape of finding five or more notes share is the vault's way of writing,
+left out of lint and conflicts and named once; the same shape in fewer notes is shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vaultmem.check.duplicates import _duplicate
+from vaultmem.check.habits import Habit, habits_apart
+from vaultmem.cli import cli
+from vaultmem.model import SHOWN
+
+from .conftest import write_notes
+
+SKELETON = ("```dataviewjs\ndv.list(dv.pages().where(p => p.file.folder == "
+            "dv.current().file.folder).file.link)\n```\n{n}. Pendiente de resumir\n")
+
+
+TOPICS = ["límites", "derivadas", "integrales", "series", "ecuaciones"]
+
+
+def figures(count: int) -> dict[str, str]:
+    """``count`` chapters, each with a figure whose id is glued to the embed (``]]^fig-N``),
+    and a note per chapter linking that figure's block."""
+    notes = {}
+    for n in range(count):
+        notes[f"Chapters/Chapter {n}.md"] = f"# Chapter {n}\n\n![[plot{n}.png|600]]^fig-{n}\n"
+        notes[f"Reading/Reading {n}.md"] = f"See ![[Chapter {n}#^fig-{n}]] for the plot.\n"
+        notes[f"Chapters/plot{n}.png"] = ""
+    return notes
+
+
+def skeletons(count: int) -> dict[str, str]:
+    """``count`` course folders, each with a ``Resumen`` stub made from one skeleton (its
+    words the same, its lines not quite)."""
+    stubs = {f"Curso/{TOPICS[n]}/Resumen.md": SKELETON.format(n=n) for n in range(count)}
+    lessons = {f"Curso/{TOPICS[n]}/Clase {n}.md": f"Clase {n}: {TOPICS[n]}.\n"
+               for n in range(count)}
+    others = {f"Otros/Nota {n}.md": f"Apuntes sueltos {n}: {TOPICS[n % 5]} otra vez.\n"
+              for n in range(40)}  # a vault where the stubs' words are rare
+    return stubs | lessons | others
+
+
+def run(vault: Path, *args: str) -> dict[str, object]:
+    """``vaultmem --vault VAULT ARGS --json`` as data."""
+    result = CliRunner().invoke(cli, ["--vault", str(vault), *args, "--json"])
+    assert result.exit_code in (0, 1), result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+@pytest.mark.parametrize(("count", "shown"), [(5, 0), (2, 2)])
+def test_block_ids_glued_to_embeds_in_five_notes_are_the_vault_s_syntax(
+        tmp_path: Path, count: int, shown: int) -> None:
+    write_notes(tmp_path, figures(count))
+    data = run(tmp_path, "lint", "--kind", "missing-block")
+    findings = data["findings"]
+    assert isinstance(findings, list) and len(findings) == shown
+    shape = "block ids written `]]^id` (no space before ^)"
+    if shown:
+        assert all(shape in f["message"] and f["suggestion"] == "put a space before the ^ in "
+                   "the target" for f in findings)
+        assert data["habits"] == []
+    else:
+        assert data["habits"] == [{"kind": "missing-block", "shape": shape, "findings": 5,
+                                   "notes": 5, "example": "Reading/Reading 0"}]
+
+
+def test_a_habit_is_named_once_in_the_text_and_listed_with_all(tmp_path: Path) -> None:
+    write_notes(tmp_path, figures(5))
+    text = CliRunner().invoke(cli, ["--vault", str(tmp_path), "lint"]).output
+    every = run(tmp_path, "lint", "--all")["findings"]
+    assert "This vault's habits, not shown as mistakes (--all lists them):\n  5 missing-block " \
+           "findings in 5 notes: block ids written `]]^id`" in text
+    assert isinstance(every, list)
+    blocks = [f for f in every if f["kind"] == "missing-block"]
+    assert len(blocks) == 5 and all(f["reason"].startswith("this vault's habit") for f in blocks)
+
+
+def test_one_stub_per_folder_from_a_skeleton_is_shown_in_two_folders(tmp_path: Path) -> None:
+    write_notes(tmp_path, skeletons(2))
+    data = run(tmp_path, "conflicts", "--kind", "duplicate")
+    findings = data["findings"]
+    assert isinstance(findings, list)
+    assert [(f["notes"], f["shape"]) for f in findings] == [
+        (["Curso/derivadas/Resumen", "Curso/límites/Resumen"],
+         "a note named 'Resumen' in each of several folders")]
+    assert data["habits"] == []
+
+
+def test_one_name_in_five_folders_is_the_vault_s_skeleton_not_ten_duplicates() -> None:
+    folders = [f"Curso/{topic}/Resumen" for topic in sorted(TOPICS)]
+    pairs = [_duplicate(a, b, 100.0) for at, a in enumerate(folders) for b in folders[at + 1:]]
+    found, habits = habits_apart([*pairs, _duplicate("Notes/Mobile App", "Notes/Mobile-App", 96)])
+    assert [f.notes for f in found if f.confidence >= SHOWN] == [["Notes/Mobile App",
+                                                                 "Notes/Mobile-App"]]
+    assert habits == [Habit("duplicate", "a note named 'Resumen' in each of several folders",
+                            10, 5, "Curso/derivadas/Resumen")]
+
+
+@pytest.mark.parametrize(("linking", "shown"), [(5, 0), (2, 2)])
+def test_links_to_one_missing_note_from_five_notes_of_a_kept_vault_are_its_habit(
+        tmp_path: Path, linking: int, shown: int) -> None:
+    notes = {f"Docs/Page {n}.md": f"# Page {n}\n\nNext: [[Page {n + 1}]].\n\nUp: [[Page 0]].\n"
+             for n in range(600)}  # a docs vault keeping its links whole: a missing one is a slip
+    notes |= {f"Docs/Page {n}.md": f"Next: [[Page {n + 1}]]. Demo: [[Example]].\n"
+              for n in range(linking)}
+    write_notes(tmp_path, notes | {"Docs/Page 600.md": "The end, see [[Page 0]].\n"})
+    data = run(tmp_path, "lint")
+    found = data["findings"]
+    assert isinstance(found, list) and len(found) == shown
+    assert data["habits"] == ([] if shown else [{
+        "kind": "unwritten-link", "shape": "links to [[Example]], which the vault does not have",
+        "findings": 5, "notes": 5, "example": "Docs/Page 0"}])
+
+
+def test_a_heading_suggestion_never_nests_a_link_in_the_anchor(tmp_path: Path) -> None:
+    write_notes(tmp_path, {"Team.md": "# Team\n\n## About [[Lucy Tan|Lucy]]\n\nShe leads OCR.\n",
+                           "Lucy Tan.md": "Lucy.\n", "Plan.md": "See [[Team#About Lucey]].\n"})
+    found = run(tmp_path, "lint", "--kind", "missing-heading")["findings"]
+    assert isinstance(found, list)
+    assert [f["suggestion"] for f in found] == ["did you mean [[Team#About Lucy Tan Lucy]]?"]
+    (tmp_path / "Plan.md").write_text("See [[Team#About Lucy Tan Lucy]].\n")  # as suggested
+    assert run(tmp_path, "lint", "--kind", "missing-heading")["findings"] == []
+
+
+def test_an_ambiguous_name_s_fix_follows_what_the_vault_means_by_it(tmp_path: Path) -> None:
+    notes = {"Stack/facturaia.md": "The library.\n",
+             "proyectos/facturaia/facturaia.md": "The project hub.\n"}
+    notes |= {f"Stack/Note {n}.md": f"Uses [[Stack/facturaia]] {n}.\n" for n in range(3)}
+    notes |= {f"Diario/Day {n}.md": f"Worked on [[facturaia]] {n}.\n" for n in range(4)}
+    write_notes(tmp_path, notes)
+    found = run(tmp_path, "lint", "--kind", "ambiguous-link")["findings"]
+    assert isinstance(found, list) and len(found) == 4
+    assert {f["suggestion"] for f in found} == {
+        "the vault writes the path when it means [[Stack/facturaia]] (3 links): its 4 links by "
+        "the name alone likely mean [[proyectos/facturaia/facturaia]]; rename "
+        "[[Stack/facturaia]] and all of them go there"}
+    (tmp_path / "Stack" / "Note 2.md").write_text("Nothing.\n")  # two paths: no habit yet
+    found = run(tmp_path, "lint", "--kind", "ambiguous-link")["findings"]
+    assert isinstance(found, list)
+    assert {f["suggestion"] for f in found} == {"write the full path: [[Stack/facturaia]]"}
+
+
+def test_templates_outside_the_templates_folder_are_neither_orphans_nor_placeholders(
+        tmp_path: Path) -> None:
+    write_notes(tmp_path, {
+        "Daily/2026-12-01.md": "Met [[Lucy]].\n", "Lucy.md": "Lucy.\n",
+        "Daily/Daily Template.md": "## Tasks\n\n## Notes\n",  # beside the days it makes
+        "Meetings/Meeting.md": "---\ndate: <% tp.date.now() %>\n---\n# <% tp.file.title %>\n",
+        "Meetings/Weekly template.md": "---\ncreated: {{date}}\n---\n## Agenda\n",
+        "Ideas/Loose.md": ""})  # an empty note nothing links: a real orphan
+    data = run(tmp_path, "lint")
+    found = data["findings"]
+    assert isinstance(found, list)
+    assert [(f["kind"], f["notes"]) for f in found] == [("orphan", ["Ideas/Loose"])]
+    every = run(tmp_path, "lint", "--all")["findings"]
+    assert isinstance(every, list)
+    templates = ["Daily/Daily Template", "Meetings/Meeting", "Meetings/Weekly template"]
+    assert sorted(f["notes"][0] for f in every if f["kind"] == "orphan"
+                  and f["reason"].startswith("a template")) == templates
+    assert sorted((f["notes"][0], f["confidence"] < 0.5) for f in every
+                  if f["kind"] in ("placeholder", "frontmatter")) == [
+        (name, True) for name in templates[1:]]
+
+
+@pytest.mark.parametrize(("years", "shown"), [(range(2015, 2021), 0), (range(2019, 2021), 2)])
+def test_embeds_of_a_numbered_series_the_vault_does_not_hold_are_its_habit(
+        tmp_path: Path, years: range, shown: int) -> None:
+    embeds = "\n".join(f"![[Paper {year}#(3)]]" for year in years)
+    write_notes(tmp_path, {"Exams/Summary.md": f"# Question 3 over the years\n\n{embeds}\n",
+                           "Exams/Paper 2024.md": "# (3)\n\nThis year's question.\n"})
+    data = run(tmp_path, "lint")
+    found = data["findings"]
+    assert isinstance(found, list) and len(found) == shown
+    assert data["habits"] == ([] if shown else [{
+        "kind": "broken-link", "shape": "links to a numbered series this vault does not hold: "
+        "Paper #", "findings": 6, "notes": 1, "example": "Exams/Summary"}])

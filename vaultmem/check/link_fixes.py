@@ -1,0 +1,112 @@
+"""How a problem link is fixed, from the vault's own ways of writing: what a name several
+notes share means where the vault writes a path for one of them, how a block id a note lacks
+is written there all the same, and a heading as a link names it."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+
+from ..index.link_rows import NameUses, ambiguous_links, name_uses, notes_named
+from ..index.store import Store
+from ..model import Finding
+from ..read.resolve import link_name
+
+DIGITS = re.compile(r"\d+")
+PATH_HABIT = 3  # links writing a path to one of a shared name's notes: the vault's way to mean it
+
+
+def with_meant_fixes(store: Store, found: list[Finding]) -> list[Finding]:
+    """``found`` with each ambiguous link's fix made from what the whole vault's links to its
+    name mean now (kept note by note, a finding cannot know when another note's links
+    change)."""
+    ambiguous = [f for f in found if f.kind == "ambiguous-link"]
+    if not ambiguous:
+        return found
+    uses = functools.lru_cache(maxsize=256)(lambda name: name_uses(store, name))
+    fixes: dict[tuple[str, int | None, str], str] = {
+        (link.source, link.line, link.raw): ambiguous_fix(
+            link.node, notes_named(store, link.target), uses(link_name(link.target)),
+            link.source)
+        for link in ambiguous_links(store, sorted({f.notes[0] for f in ambiguous}))}
+    return [dataclasses.replace(f, suggestion=fixes.get(
+        (f.notes[0], f.line, f.message.split(": ", 1)[-1].split(" matches several files")[0]),
+        f.suggestion)) if f.kind == "ambiguous-link" else f for f in found]
+
+
+def ambiguous_fix(node: str, candidates: list[str], uses: NameUses, source: str = "") -> str:
+    """How to fix links by a name several notes share that reach ``node``: the full path of
+    the one the notes around mean. Where the vault writes a path whenever it means ``node``
+    and one other note is left, the bare name means that one (one rename fixes every such
+    link); else the one whose folders name most of ``source``'s path and title, when one does
+    more than ``node``; else ``node``.
+
+    >>> uses = NameUses(162, {"Stack/facturaia": 11})
+    >>> print(ambiguous_fix("Stack/facturaia", ["Stack/facturaia", "home/facturaia"], uses))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the vault writes the path when it means [[Stack/facturaia]] (11 links): its 162 links
+    by the name alone likely mean [[home/facturaia]]; rename [[Stack/facturaia]] and all of
+    them go there
+    >>> ambiguous_fix("Sable/Vault", ["Crimson/Vault", "Sable/Vault"], NameUses(3, {}),
+    ...               "Factions/Crimson")
+    'write the full path of the one beside this note: [[Crimson/Vault]]'
+    >>> ambiguous_fix("A/x", ["A/x", "B/x"], NameUses(3, {}), "C/y")
+    'write the full path: [[A/x]]'
+    """
+    others = [c for c in candidates if c != node and c not in uses.by_path]
+    if uses.by_path.get(node, 0) >= PATH_HABIT and len(others) == 1:
+        return (f"the vault writes the path when it means [[{node}]] ({uses.by_path[node]} "
+                f"links): its {uses.bare} links by the name alone likely mean [[{others[0]}]]; "
+                f"rename [[{node}]] and all of them go there")
+    around = set(source.casefold().split("/"))
+    shared = {c: len(around & set(c.casefold().split("/")[:-1])) for c in candidates}
+    best = max(shared.values(), default=0)
+    nearest = [c for c, count in shared.items() if count == best]
+    if len(nearest) == 1 and nearest[0] != node and best > shared.get(node, 0):
+        return f"write the full path of the one beside this note: [[{nearest[0]}]]"
+    return f"write the full path: [[{node}]]"
+
+
+def missing_shape(target: str) -> str:
+    """The shape a link to a name no note or file answers shares with others: a numbered
+    series the vault does not hold (exam papers by year, pasted images by time), else the
+    name itself.
+
+    >>> missing_shape("数二2019")
+    'links to a numbered series this vault does not hold: 数二#'
+    >>> missing_shape("Example")
+    'links to [[Example]], which the vault does not have'
+    """
+    name = target.rsplit("/", 1)[-1]
+    if DIGITS.search(name):
+        return f"links to a numbered series this vault does not hold: {DIGITS.sub('#', name)}"
+    return f"links to [[{target}]], which the vault does not have"
+
+
+def block_written_as(text: str, block: str) -> str:
+    """How a block id a note lacks is written in its text all the same, where Obsidian reads
+    no block id ("" when it is not there): the shape a vault's habit may share.
+
+    >>> block_written_as("![[fig.png|600]]^fig-1", "fig-1")
+    'block ids written `]]^id` (no space before ^)'
+    >>> block_written_as("see ^fig-1 above", "fig-1"), block_written_as("text", "fig-1")
+    ('block ids written inside a line', '')
+    """
+    at = next((m.start() for m in re.finditer(rf"\^{re.escape(block)}(?![\w-])", text)), -1)
+    if at < 0:
+        return ""
+    before = text[max(0, at - 2):at].rsplit("\n", 1)[-1]
+    if before and not before[-1].isspace():
+        return f"block ids written `{before.strip()}^id` (no space before ^)"
+    return "block ids written inside a line"
+
+
+def as_anchor(heading: str) -> str:
+    """A heading as a link names it: the brackets of links in it dropped, as a link cannot
+    hold them (a heading ``About [[Lucy Tan|Lucy]]`` is reached by ``#About Lucy Tan Lucy``).
+
+    >>> as_anchor("About [[Lucy Tan|Lucy]]")
+    'About Lucy Tan Lucy'
+    """
+    return re.sub(r"\s+", " ", re.sub(r"\[\[|\]\]", "", heading).replace("|", " ")).strip()
