@@ -7,32 +7,62 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Callable
+from typing import NamedTuple
 
 from ..index.link_rows import NameUses, ambiguous_links, name_uses, notes_named
 from ..index.store import Store
 from ..model import Finding
 from ..read.resolve import link_name
+from .lint_finding import GUESS
 
+COPY_LEAST = 100  # characters two notes share whole before they are copies of one text
 DIGITS = re.compile(r"\d+")
 PATH_HABIT = 3  # links writing a path to one of a shared name's notes: the vault's way to mean it
 
 
-def with_meant_fixes(store: Store, found: list[Finding]) -> list[Finding]:
+class LinkFix(NamedTuple):
+    """How to fix one problem link, how sure it is worth fixing, and why ("": as found)."""
+
+    suggestion: str
+    confidence: float = 1.0
+    reason: str = ""
+
+
+def with_meant_fixes(store: Store, found: list[Finding],
+                     text_of: Callable[[str], str]) -> list[Finding]:
     """``found`` with each ambiguous link's fix made from what the whole vault's links to its
     name mean now (kept note by note, a finding cannot know when another note's links
-    change)."""
+    change); a link between copies of one text (``text_of`` a note) misleads nobody."""
     ambiguous = [f for f in found if f.kind == "ambiguous-link"]
     if not ambiguous:
         return found
     uses = functools.lru_cache(maxsize=256)(lambda name: name_uses(store, name))
-    fixes: dict[tuple[str, int | None, str], str] = {
-        (link.source, link.line, link.raw): ambiguous_fix(
-            link.node, notes_named(store, link.target), uses(link_name(link.target)),
-            link.source)
-        for link in ambiguous_links(store, sorted({f.notes[0] for f in ambiguous}))}
-    return [dataclasses.replace(f, suggestion=fixes.get(
-        (f.notes[0], f.line, f.message.split(": ", 1)[-1].split(" matches several files")[0]),
-        f.suggestion)) if f.kind == "ambiguous-link" else f for f in found]
+    text_of = functools.lru_cache(maxsize=256)(text_of)
+    fixes: dict[tuple[str, int | None, str], LinkFix] = {}
+    for link in ambiguous_links(store, sorted({f.notes[0] for f in ambiguous})):
+        candidates = notes_named(store, link.target)
+        key = (link.source, link.line, link.raw)
+        texts = {text_of(c) for c in candidates}
+        if len(texts) == 1 and len(texts.pop().strip()) >= COPY_LEAST:
+            copies = " or ".join(f"[[{c}]]" for c in candidates)
+            fixes[key] = LinkFix(f"the notes named so are one text twice: delete the copy "
+                                 f"{copies}", GUESS, "the link shows the same text either way")
+        else:
+            fixes[key] = LinkFix(ambiguous_fix(link.node, candidates,
+                                               uses(link_name(link.target)), link.source))
+    return [_with_fix(f, fixes) if f.kind == "ambiguous-link" else f for f in found]
+
+
+def _with_fix(found: Finding, fixes: dict[tuple[str, int | None, str], LinkFix]) -> Finding:
+    """An ambiguous-link finding with the fix made for its link (found by its raw text)."""
+    raw = found.message.split(": ", 1)[-1].split(" matches several files")[0]
+    fix = fixes.get((found.notes[0], found.line, raw))
+    if fix is None:
+        return found
+    return dataclasses.replace(found, suggestion=fix.suggestion,
+                               confidence=min(found.confidence, fix.confidence),
+                               reason=fix.reason or found.reason)
 
 
 def ambiguous_fix(node: str, candidates: list[str], uses: NameUses, source: str = "") -> str:
@@ -68,19 +98,21 @@ def ambiguous_fix(node: str, candidates: list[str], uses: NameUses, source: str 
     return f"write the full path: [[{node}]]"
 
 
-def missing_shape(target: str) -> str:
-    """The shape a link to a name no note or file answers shares with others: a numbered
-    series the vault does not hold (exam papers by year, pasted images by time), else the
-    name itself.
+def missing_shape(target: str, *, file: bool) -> str:
+    """The shape a link to a name nothing answers shares with others: a numbered series of
+    files the vault does not hold (``file``: pasted images by time, scans by page: a copy
+    kept without its attachments), else the name itself. A numbered series of notes is no
+    shape: exam papers by year that a summary embeds are each worth the owner's look.
 
-    >>> missing_shape("数二2019")
-    'links to a numbered series this vault does not hold: 数二#'
-    >>> missing_shape("Example")
-    'links to [[Example]], which the vault does not have'
+    >>> missing_shape("Pasted image 20240101.png", file=True)
+    'links to a numbered series of files this vault does not hold: Pasted image #.png'
+    >>> missing_shape("Exam 2019", file=False)
+    'links to [[Exam 2019]], which the vault does not have'
     """
     name = target.rsplit("/", 1)[-1]
-    if DIGITS.search(name):
-        return f"links to a numbered series this vault does not hold: {DIGITS.sub('#', name)}"
+    if file and DIGITS.search(name):
+        return ("links to a numbered series of files this vault does not hold: "
+                f"{DIGITS.sub('#', name)}")
     return f"links to [[{target}]], which the vault does not have"
 
 

@@ -43,6 +43,7 @@ UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to writ
 # vault's one planned note says nothing of its habits.
 COMPLETE_SHARE, COMPLETE_LINKS = 0.01, 1000
 MISTAKE = 0.6
+KNOWN_MISSING = 3  # notes linking a missing note: the vault knows it is not here
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
@@ -62,7 +63,7 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
     found = (mentions if suggest_links else []) + remembered_findings(vault, "lint", lambda: [
         *file_problems(vault), *habits_apart(unwritten_judged(with_meant_fixes(
             vault.store, findings_per_note(vault, "lint-links", lambda notes: link_findings(
-                vault, notes=notes), subpaths=True)), tallies(vault.store)))[0],
+                vault, notes=notes), subpaths=True), vault.note_text), tallies(vault.store)))[0],
         *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]
@@ -163,8 +164,9 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
         fix = hints.fix(link.target, link.source, embed=link.embed)
         elsewhere = (hints.kept_elsewhere(link.target, embed=link.embed)
                      if link.embed or fix.file else "")
-        sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(link, fix)
-        shape = "" if fix.found else missing_shape(link.target)
+        sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(
+            link, fix, hints.linkers)
+        shape = "" if fix.found else missing_shape(link.target, file=fix.file)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,
                           f"{where}: {link.raw} links a note nobody wrote yet", fix.text,
@@ -182,12 +184,14 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
         yield from _check_subpath(link, named[link.node], where, keys, written)
 
 
-def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
+def _broken_sure(link: LinkRow, fix: Fix,
+                 linkers: Callable[[str], int]) -> tuple[float, str] | None:
     """How sure a link that reaches nothing is a mistake, and why; None when it is a link to
-    a note not written yet, as many vaults plan notes."""
+    a note not written yet, as many vaults plan notes (an embed of a note that ``linkers``
+    says several notes link too: a note kept elsewhere or to come, known to be missing)."""
     if fix.found and not fix.guess:
         return SURE, "a note of a like name exists"
-    if link.embed:
+    if link.embed and (fix.file or fix.found or linkers(link.target) < KNOWN_MISSING):
         return SURE, "the embed shows nothing"
     if fix.file:
         return SURE, "the file is missing"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..config import PLACEHOLDER
 from ..index.graph_rows import note_nodes
 from ..index.lookup import facts, with_text
@@ -12,6 +14,7 @@ from .lint_finding import GUESS, UNSURE, finding, named_as_template
 
 ARCHIVES = {"archive", "archives", "archived"}
 TEMPLATE = "a template by its name or its placeholders: nothing links a template"
+KEEPS_FOLDER = "an empty note alone in its folder: it keeps the folder (git keeps no empty one)"
 EMPTY_HABIT = 10  # empty notes nothing links: the vault keeps placeholders (a tree of topics)
 
 
@@ -24,12 +27,27 @@ def orphan_findings(vault: Vault) -> list[Finding]:
              if node.get("type") != "daily"}
     empty = sum(note_id not in said for note_id in nodes)
     habit = empty if empty >= EMPTY_HABIT else 0
+    folders = Counter(path.rpartition("/")[0] for path in (*vault.index.notes,
+                                                           *vault.index.attachments))
     return [finding("orphan", note_id, None, f"{node['path']}: no links in or out",
                     "link it from a related note, or archive it" if note_id in said else
                     "fill it in and link it, or delete it",
-                    sure=(UNSURE, TEMPLATE) if _a_template(vault, note_id)
-                    else _orphan_sure(note_id, note_id in said, habit))
+                    sure=_what_it_is(vault, note_id, note_id in said or bool(habit), folders)
+                    or _orphan_sure(note_id, note_id in said, habit))
             for note_id, node in sorted(nodes.items())]
+
+
+def _what_it_is(vault: Vault, note_id: str, said: bool,
+                folders: Counter[str]) -> tuple[float, str] | None:
+    """Why an unlinked note is no orphan: a template, or an empty note keeping a folder
+    (``folders``: how many files each holds; not ``said`` to be anything else, such as one of
+    many placeholders); None when it may be one."""
+    if _a_template(vault, note_id):
+        return UNSURE, TEMPLATE
+    folder = note_id.rpartition("/")[0]
+    if not said and folder and folders[folder] == 1:
+        return UNSURE, KEEPS_FOLDER
+    return None
 
 
 def _a_template(vault: Vault, note_id: str) -> bool:

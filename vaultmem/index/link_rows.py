@@ -86,6 +86,21 @@ def linked_by_name(store: Store, name: str) -> bool:
                             (link_name(name),)))
 
 
+def linked_into(store: Store, folder: str) -> bool:
+    """True when a note outside ``folder`` links a note inside it (the vault reaches it)."""
+    inside = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+    return bool(store.query(
+        "SELECT 1 FROM links WHERE node LIKE ? ESCAPE '\\' AND source NOT LIKE ? ESCAPE '\\' "
+        "AND NOT missing LIMIT 1", (inside, inside)))
+
+
+def linkers(store: Store, name: str) -> int:
+    """How many notes link the name ``name`` (a file name, resolved or not)."""
+    count: int = store.query("SELECT COUNT(DISTINCT source_no) FROM link_store WHERE name = ?",
+                             (link_name(name),))[0][0]
+    return count
+
+
 class NameUses(NamedTuple):
     """How a vault's links write one file name several notes share: how many name it alone
     (``bare``), and by the note each reaches, how many write a path to it (``by_path``)."""
