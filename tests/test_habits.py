@@ -199,7 +199,8 @@ def test_what_the_vault_shows_it_knows_is_no_mistake(tmp_path: Path) -> None:
         "Imports/Douban/何以为家.md": "Imported record.\n",
         "Days/2022-09-01.md": "Watched [[🎬何以为家]] and [[Lucy Tan]]; see ![[Resume#Tools]].\n",
         "People/Lucy Tan.md": "Lucy.\n", "Home.md": "[[Resume]] is kept private.\n",
-        "About.md": "My [[Resume]].\n",  # three notes link the missing Resume: known missing
+        "About.md": "My [[Resume]].\n", "TOC.md": "- [[Resume]]\n",  # three notes link
+        # the missing Resume (not only embed it): a note known to be missing
         "Copies/A/Same.md": article, "Copies/B/Same.md": article,
         "Copies/Index.md": "See [[Same]].\n"})
     shown = run(tmp_path, "lint")["findings"]

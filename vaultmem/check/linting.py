@@ -188,7 +188,8 @@ def _broken_sure(link: LinkRow, fix: Fix,
                  linkers: Callable[[str], int]) -> tuple[float, str] | None:
     """How sure a link that reaches nothing is a mistake, and why; None when it is a link to
     a note not written yet, as many vaults plan notes (an embed of a note that ``linkers``
-    says several notes link too: a note kept elsewhere or to come, known to be missing)."""
+    says several notes link as well, not only embed: a note kept elsewhere or to come, known
+    to be missing)."""
     if fix.found and not fix.guess:
         return SURE, "a note of a like name exists"
     if link.embed and (fix.file or fix.found or linkers(link.target) < KNOWN_MISSING):

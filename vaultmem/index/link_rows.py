@@ -95,9 +95,10 @@ def linked_into(store: Store, folder: str) -> bool:
 
 
 def linkers(store: Store, name: str) -> int:
-    """How many notes link the name ``name`` (a file name, resolved or not)."""
-    count: int = store.query("SELECT COUNT(DISTINCT source_no) FROM link_store WHERE name = ?",
-                             (link_name(name),))[0][0]
+    """How many notes link the name ``name`` (a file name, resolved or not) by a link, not an
+    embed: those that point to it rather than show it."""
+    count: int = store.query("SELECT COUNT(DISTINCT source_no) FROM link_store WHERE name = ? "
+                             "AND NOT embed", (link_name(name),))[0][0]
     return count
 
 
