@@ -20,7 +20,7 @@ def test_a_person_named_another_way_is_refused(sample: Path, title: str) -> None
     before = hash_tree(sample)
     code, out, err = run(sample, "new", "person", title, *AT)
     assert (code, out) == (1, "")
-    assert "did you mean [[People/Lucy Tan]]? (--force to create anyway)" in err
+    assert "did you mean [[People/Lucy Tan]]? (to create it anyway: --force; MCP force=true)" in err
     assert hash_tree(sample) == before
 
 
@@ -30,7 +30,7 @@ def test_a_name_written_another_way_is_refused_whatever_the_note_type(sample: Pa
     before = hash_tree(sample)
     code, out, err = run(sample, "new", "person", "Toselli Mauro", *AT)
     assert (code, out) == (1, "")
-    assert "did you mean [[Mauro Toselli]]? (--force to create anyway)" in err
+    assert "did you mean [[Mauro Toselli]]? (to create it anyway: --force; MCP force=true)" in err
     assert hash_tree(sample) == before
 
 

@@ -98,7 +98,7 @@ def test_now_board_and_done_logs_to_daily(sample: Path) -> None:
 def test_new_refuses_near_duplicates_unless_forced(sample: Path) -> None:
     code, _, err = run(sample, "new", "person", "Lucy  tan")
     assert code == 1
-    assert "did you mean [[People/Lucy Tan]]? (--force to create anyway)" in err
+    assert "did you mean [[People/Lucy Tan]]? (to create it anyway: --force; MCP force=true)" in err
     code, _, err = run(sample, "new", "project", "Data Flow")
     assert code == 1 and "[[Projects/DataFlow]]" in err
     assert run(sample, "new", "project", "Data Flow", "--force", *AT)[0] == 0

@@ -98,21 +98,23 @@ def ambiguous_fix(node: str, candidates: list[str], uses: NameUses, source: str 
     return f"write the full path: [[{node}]]"
 
 
-def missing_shape(target: str, *, file: bool) -> str:
-    """The shape a link to a name nothing answers shares with others: a numbered series of
-    files the vault does not hold (``file``: pasted images by time, scans by page: a copy
-    kept without its attachments), else the name itself. A numbered series of notes is no
-    shape: exam papers by year that a summary embeds are each worth the owner's look.
+def missing_shape(target: str) -> str:
+    """The shape a link to a name nothing answers shares with others: a numbered series the
+    vault does not hold (the other exam papers by year a summary embeds, pasted images by
+    time a copy kept without its attachments), else the name itself.
 
-    >>> missing_shape("Pasted image 20240101.png", file=True)
-    'links to a numbered series of files this vault does not hold: Pasted image #.png'
-    >>> missing_shape("Exam 2019", file=False)
-    'links to [[Exam 2019]], which the vault does not have'
+    >>> missing_shape("Pasted image 20240101.png"), missing_shape("数二2019")
+    ('links to a numbered series this vault does not hold: Pasted image #.png', \
+'links to a numbered series this vault does not hold: 数二#')
+    >>> missing_shape("数三2007-") == missing_shape("数三2019")
+    True
+    >>> missing_shape("Example")
+    'links to [[Example]], which the vault does not have'
     """
     name = target.rsplit("/", 1)[-1]
-    if file and DIGITS.search(name):
-        return ("links to a numbered series of files this vault does not hold: "
-                f"{DIGITS.sub('#', name)}")
+    if DIGITS.search(name):  # 数三2007- is of the series 数三2019 is
+        series = re.sub(r"#[-_ ]+$", "#", DIGITS.sub("#", name))
+        return f"links to a numbered series this vault does not hold: {series}"
     return f"links to [[{target}]], which the vault does not have"
 
 

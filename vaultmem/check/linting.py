@@ -43,7 +43,7 @@ UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to writ
 # vault's one planned note says nothing of its habits.
 COMPLETE_SHARE, COMPLETE_LINKS = 0.01, 1000
 MISTAKE = 0.6
-KNOWN_MISSING = 3  # notes linking a missing note: the vault knows it is not here
+KNOWN_MISSING = 2  # notes linking a missing note (not only embedding it): the vault knows
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
@@ -166,7 +166,7 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
                      if link.embed or fix.file else "")
         sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(
             link, fix, hints.linkers)
-        shape = "" if fix.found else missing_shape(link.target, file=fix.file)
+        shape = "" if fix.found else missing_shape(link.target)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,
                           f"{where}: {link.raw} links a note nobody wrote yet", fix.text,

@@ -127,7 +127,7 @@ def new_note(vault: Vault, kind: str, title: str, *, fields: Mapping[str, Value]
     duplicate = find_duplicate(vault, kind, title)
     if duplicate is not None and not force:
         raise DuplicateNote(f"a note like {title!r} exists: did you mean [[{duplicate.id}]]? "
-                            "(--force to create anyway)")
+                            "(to create it anyway: --force; MCP force=true)")
     stem = check_title(title)
     rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
     if duplicate is not None:  # created anyway: both stay flagged until one is merged
