@@ -276,8 +276,10 @@ def _settings(root: Path, files: dict[str, str]) -> None:
                          "plugins are on)")),  # a copy without its settings: the name decides
     ({"community-plugins.json": '["quickadd"]'}, ["z_Templates", "Notes"],
      ("z_Templates", "the folder named 'z_Templates', with a templates plugin on")),
-    ({"community-plugins.json": '["quickadd"]'}, ["Work/99 - Templates"],
-     ("Work/99 - Templates", "the folder named '99 - Templates', with a templates plugin on")),
+    ({"community-plugins.json": '["quickadd"]'}, ["99 - Templates"],
+     ("99 - Templates", "the folder named '99 - Templates', with a templates plugin on")),
+    ({"community-plugins.json": '["quickadd"]'}, ["Meta/_template"],
+     ("Meta/_template", "the folder named '_template', with a templates plugin on")),
     ({"community-plugins.json": '["quickadd"]'}, ["Templates", "Work/templates"], (None, "")),
     ({"community-plugins.json": '["quickadd"]'}, ["Templates Archive"], (None, "")),
 ])

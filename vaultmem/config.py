@@ -30,6 +30,8 @@ DEFAULT_FOLDERS: dict[str, str] = {
 ROOT_FILES = {"MEMORY.md": "core", "NOW.md": "now"}
 TEMPLATE_FOLDERS = {"templates", "template", "_templates"}
 # a templates folder's name, any case, perhaps after a number, punctuation or one letter to sort it
+COMMON_TEMPLATE_NAMES = ("Templates", "templates", "Template", "template", "_templates",
+                         "_Templates", "_template", "_Template")
 TEMPLATE_NAME = re.compile(r"[\W\d_]*(?:[a-z][\W_]+)?templates?", re.IGNORECASE | re.ASCII)
 TEMPLATE_PLUGINS = {"templater-obsidian", "quickadd"}
 PLACEHOLDER = re.compile(r"\{\{[^{}\n]+\}\}|<%[\s\S]*?%>")
@@ -214,13 +216,18 @@ def _templates_folder(root: Path, config_dir: str,
 
 def _named_like_templates(root: Path) -> list[str]:
     """The folders named like a templates folder (``Templates``, ``_template``, ``99 -
-    Templates``, ``z_Templates``) at the top of the vault or one level down (only folder
-    entries are listed: no note is read)."""
-    found = []
-    for top in ["", *_subfolders(root)]:
-        found += [f"{top}/{name}".lstrip("/") for name in _subfolders(root / top)
-                  if TEMPLATE_NAME.fullmatch(name)]
-    return sorted(found)
+    Templates``, ``z_Templates``) at the top of the vault, or one level down by the common
+    names (``Meta/templates``; asked for by name there, so a folder of many notes is never
+    listed)."""
+    tops = _subfolders(root)
+    found: dict[tuple[int, int], str] = {}  # by inode: one folder where names ignore case
+    asked = [name for name in tops if TEMPLATE_NAME.fullmatch(name)] + [
+        f"{top}/{name}" for top in tops for name in COMMON_TEMPLATE_NAMES]
+    for path in asked:
+        with contextlib.suppress(OSError):
+            if (info := (root / path).stat()) and (root / path).is_dir():
+                found.setdefault((info.st_dev, info.st_ino), path)
+    return sorted(found.values())
 
 
 def _subfolders(folder: Path) -> list[str]:

@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from ..model import SHOWN, Finding, Json
 
-# Notes holding one shape before it counts as the vault's habit; chosen on the shared corpora
-# (docs/evaluation.md, "Habits"): below it, the shapes labelled there were mostly slips.
+# Notes (or targets) holding one shape before it is the vault's habit: on the shared corpora's
+# labelled findings, shapes of one or two notes were slips and of six or more habits, none
+# between (docs/evaluation.md, "Habits").
 HABIT_NOTES = 5
 HABIT = SHOWN * 0.8  # a habit's findings: left out by default, listed with --all
 HABIT_REASON = "this vault's habit, not a slip: "  # marks them: sorting out again finds them
