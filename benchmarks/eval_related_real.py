@@ -1,7 +1,7 @@
 r"""``related`` on real vaults by link prediction, its weights chosen leave-one-vault-out.
 
     python benchmarks/eval_related_real.py [--samples 40] [--seed 11] [--corpora DIR]
-        [--vaults NAME ...] [--cache FILE] [--reuse]
+        [--vaults NAME ...] [--cache FILE] [--reuse] [--own]
 
 Every vault of ``../shared/corpora`` (real public vaults written outside the project) is
 copied to a temporary folder and scanned there (the index in a temporary cache folder).
@@ -41,7 +41,9 @@ target in the top 10; ties broken at random in expectation, as a tie with others
 hit it would get on average); vaults with fewer than ``SMALL`` linked notes are reported but
 the target (``related`` >= max(Adamic-Adar, BM25) + 0.05 on each protocol) counts on the
 others. The samples' evidence is saved to ``--cache`` (``benchmarks/out/related.json``) and
-``--reuse`` fits again from it without rescanning.
+``--reuse`` fits again from it without rescanning. ``--own`` also scores weights fitted on
+each vault's own links: its samples split in two halves, each half scored with the weights
+fitted (as above) on the other half alone: what tuning on a vault's own links would give.
 """
 
 from __future__ import annotations
@@ -297,6 +299,14 @@ def related_hit(sample: Sample, weights: Weights) -> float:
     return Matrix(sample).hit(weights)
 
 
+def own_fit(samples: list[Sample]) -> dict[int, Weights]:
+    """Weights chosen on the vault's own held links: the samples split in two by their place
+    (even, odd), each half scored with the weights fitted on the other (both protocols)."""
+    halves = [samples[0::2], samples[1::2]]
+    fitted = [fit(halves[1]), fit(halves[0])]
+    return {id(sample): fitted[at % 2] for at, sample in enumerate(samples)}
+
+
 def vault_mean(matrices: dict[str, list[Matrix]], weights: Weights) -> float:
     """Mean over the vaults of their hit@10 (both protocols together)."""
     return statistics.fmean(statistics.fmean(m.hit(weights) for m in mine)
@@ -325,9 +335,11 @@ def fit(samples: list[Sample], start: Weights = WEIGHTS, rounds: int = 5) -> Wei
 # --- report -------------------------------------------------------------------------------------
 
 
-def table(samples: list[Sample], chosen: dict[str, Weights], sizes: dict[str, int]) -> list[str]:
-    """Per vault and protocol: samples, hit@10 of related (weights chosen without the vault),
-    Adamic-Adar and BM25, and the margin over the better baseline."""
+def table(samples: list[Sample], chosen: dict[str, Weights], sizes: dict[str, int],
+          own: dict[int, Weights] | None = None) -> list[str]:
+    """Per vault and protocol: samples, hit@10 of related (weights chosen without the vault,
+    or with ``own``: each sample's weights fitted on the vault's other half), Adamic-Adar and
+    BM25, and the margin over the better baseline."""
     rows = ["| vault | linked notes | protocol | pairs | related | Adamic-Adar | BM25 | margin |",
             "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
     for name in sorted(chosen):
@@ -335,7 +347,8 @@ def table(samples: list[Sample], chosen: dict[str, Weights], sizes: dict[str, in
             mine = [s for s in samples if s["vault"] == name and s["protocol"] == protocol]
             if not mine:
                 continue
-            ours = statistics.fmean(related_hit(s, chosen[name]) for s in mine)
+            ours = statistics.fmean(related_hit(s, own[id(s)] if own else chosen[name])
+                                    for s in mine)
             aa = statistics.fmean(hit(s["aa"], s["target"]) for s in mine)
             bm = statistics.fmean(hit(s["bm25"], s["target"]) for s in mine)
             rows.append(f"| {name} | {sizes.get(name, 0)} | {protocol} | {len(mine)} | "
@@ -358,6 +371,8 @@ def main() -> int:
     parser.add_argument("--vaults", nargs="*")
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--reuse", action="store_true", help="fit again from --cache")
+    parser.add_argument("--own", action="store_true",
+                        help="also weights fitted on each vault's own other half of its links")
     args = parser.parse_args()
     started = time.perf_counter()
     if args.reuse:
@@ -374,6 +389,13 @@ def main() -> int:
     print(f"## related on {len(names)} real vaults: hidden links with no link back "
           f"(seed {args.seed})\n")
     print("\n".join(table(samples, chosen, sizes)))
+    if args.own:
+        own: dict[int, Weights] = {}
+        for name in names:
+            own |= own_fit([s for s in samples if s["vault"] == name])
+        print("\nWeights fitted on the vault's own links (two halves, each scored with the "
+              "other's weights):\n")
+        print("\n".join(table(samples, chosen, sizes, own)))
     named = [s for s in samples if s.get("named")]
     print(f"\nMentions, words protocol: {len(named)} pairs whose words are the target's title "
           f"or an alias; `mentions TARGET` lists the note for "
