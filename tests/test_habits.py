@@ -222,3 +222,14 @@ def test_what_the_vault_shows_it_knows_is_no_mistake(tmp_path: Path) -> None:
     assert why["Copies/Index: [[Same]] matches several files; it goes to Copies/A/Same"] == (
         0.45, "the link shows the same text either way", "the notes named so are one text "
         "twice: delete the copy [[Copies/A/Same]] or [[Copies/B/Same]]")
+
+
+def test_conventions_name_the_vault_s_habits(tmp_path: Path) -> None:
+    write_notes(tmp_path, figures(5))
+    habits = run(tmp_path, "conventions")["habits"]
+    assert habits == [{"kind": "missing-block", "shape": "block ids written `]]^id` (no space "
+                       "before ^)", "findings": 5, "notes": 5, "example": "Reading/Reading 0"}]
+    text = CliRunner().invoke(cli, ["--vault", str(tmp_path), "conventions"]).output
+    assert text.endswith("Habits     shapes of finding many notes share, not shown as mistakes\n"
+                         "  5 missing-block in 5 notes: block ids written `]]^id` (no space "
+                         "before ^) (e.g. [[Reading/Reading 0]])\n")

@@ -1,5 +1,5 @@
 """What vaultmem detected of a vault's own conventions: where its templates and daily notes are,
-and how its notes say what they are (``vaultmem conventions``)."""
+how its notes say what they are, and its habits among the findings (``vaultmem conventions``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ SHOWN_SOURCES = 3  # of each type, the commonest ways notes were typed
 
 
 def conventions(vault: Vault) -> Json:
-    """The vault's detected conventions (from the index: no note is read whole)."""
+    """The vault's detected conventions (from the index, and the habits from the findings
+    ``lint`` and ``conflicts`` keep for this state of the vault)."""
+    from .sorted_findings import conflicts_sorted, lint_sorted  # the checks load with them
+
     config = vault.config
     _ = vault.index  # current first
     by_type: dict[str, Counter[str]] = defaultdict(Counter)
@@ -30,6 +33,8 @@ def conventions(vault: Vault) -> Json:
                          "typed_by": dict(sorted(ways.items(), key=lambda kv: (-kv[1], kv[0])))}
                   for kind, ways in sorted(by_type.items(),
                                            key=lambda item: (-sum(item[1].values()), item[0]))},
+        "habits": [habit.to_dict() for habit in (*lint_sorted(vault).habits,
+                                                 *conflicts_sorted(vault).habits)],
     }
 
 
@@ -52,4 +57,8 @@ def conventions_text(data: Json) -> str:
         shown = ", ".join(f"{way} {count}" for way, count in ways[:SHOWN_SOURCES])
         more = f", {len(ways) - SHOWN_SOURCES} more ways" if len(ways) > SHOWN_SOURCES else ""
         rows.append(f"  {kind:<12} {seen['notes']:>5}  by {shown}{more}")
+    if data["habits"]:
+        rows.append("Habits     shapes of finding many notes share, not shown as mistakes")
+        rows += [f"  {h['findings']} {h['kind']} in {h['notes']} notes: {h['shape']} "
+                 f"(e.g. [[{h['example']}]])" for h in data["habits"]]
     return "\n".join(rows)
