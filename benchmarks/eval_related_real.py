@@ -81,7 +81,8 @@ MIN_LINKS = 2
 SMALL = 200  # linked notes: below this a vault's figure is too noisy to hold it to the target
 PROTOCOLS = ("words", "cut")
 GRID = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-FITTED = ("link_in", "shared", "adamic", "text", "names_it", "named_by", "tags", "recent")
+FITTED = ("link_in", "shared", "adamic", "text", "names_it", "named_by", "tags", "recent",
+          "cocited")
 K1, B = 1.2, 0.75
 
 Sample = dict[str, Any]  # vault, protocol, note, target, candidates {id: evidence}, baselines

@@ -185,3 +185,16 @@ def test_a_note_writing_another_notes_name_in_plain_words_ranks_it_as_a_link(
     assert set(ids(found)[:3]) == {"Agenda", "Kevin Kelly", "Out of Control"}  # as a link
     assert reasons(found, "Out of Control")[0] == "[[Meeting]] names it (line 4)"
     assert reasons(found, "Kevin Kelly")[0] == "[[Meeting]] names it (line 2)"
+
+
+def test_notes_a_hub_lists_together_are_related_the_nearer_the_more(tmp_path: Path) -> None:
+    hub = "# Index\n\n- [[Deskew]]\n- [[Binarize]]\n- [[Crop]]\n\n" + "text\n" * 8 + "[[Far]]\n"
+    found = related_in(tmp_path, {"Index.md": hub, "Deskew.md": "x\n", "Binarize.md": "x\n",
+                                  "Crop.md": "x\n", "Far.md": "x\n"}, "Deskew",
+                       weights=Weights(link_out=0.0, link_in=0.0, shared=0.0, adamic=0.0,
+                                       text=0.0, names_it=0.0, named_by=0.0, tags=0.0,
+                                       recent=0.0, cocited=1.0))
+    scored = {hit.id: round(hit.score, 2) for hit in found if hit.score}
+    assert scored == {"Binarize": 1.0, "Crop": 0.67}  # one line apart, two; Far is 10 away
+    assert [hit.reasons for hit in found if hit.id == "Binarize"] == [
+        ["[[Index]] links both, 1 line(s) apart"]]

@@ -19,6 +19,7 @@ RECENT_DAYS = 30
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
 TAG_INDEX = "vaultmem_tag_index"
 NO_MIDDLE = {"template", "excluded", "sync-copy"}  # never count as a shared neighbour
+COCITED_GAP = 5  # lines apart in a note linking both: beyond, another part of it
 UNWRITTEN = "a note nobody wrote yet"
 
 
@@ -38,6 +39,7 @@ class Evidence(NamedTuple):
     named_by: float = 0.0
     tags: float = 0.0
     recent: float = 0.0
+    cocited: float = 0.0
 
 
 # A candidate's reasons, made when it is shown: of the graph, for the parts of the evidence
@@ -66,6 +68,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
     _links(graph, note, parts, linked)
     shared = _shared_neighbours(graph, note, parts)
     _adamic(graph, note, parts, said)
+    _cocited(graph, note, parts, said)
     _farther(graph, note, depth, parts)
     _mentioned(graph, note, mentions or {}, parts, said)
     _tags(graph, note, set(text or ()), tagged, parts, said)
@@ -86,7 +89,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
 def _normalised(parts: dict[str, dict[str, float]]) -> dict[str, Evidence]:
     """Each candidate's evidence, its graph and tag parts divided by their best."""
     tops = {key: max((p.get(key, 0.0) for p in parts.values()), default=0.0) or 1.0
-            for key in ("shared", "adamic", "tags")}
+            for key in ("shared", "adamic", "tags", "cocited")}
     return {other: Evidence(**{key: value / tops.get(key, 1.0) for key, value in p.items()})
             for other, p in parts.items()}
 
@@ -138,6 +141,24 @@ def _adamic(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
                 if what in (UNWRITTEN, "attachment"):
                     name = data.get("title", middle)
                     reasons[other].append(("adamic", f"both linked with [[{name}]] ({what})"))
+
+
+def _cocited(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
+             reasons: Said) -> None:
+    """Notes another note links close to where it links this one (the same line counts 1,
+    the next 1/2, ...; a list or a section of a hub names related notes together), summed
+    over the notes linking both."""
+    for citer in sorted(graph.predecessors(note)):
+        near = graph.edges[citer, note].get("lines", [])
+        for other in graph.successors(citer):
+            if other == note or not near:
+                continue
+            lines = graph.edges[citer, other].get("lines", [])
+            gap = min((abs(a - b) for a in near for b in lines), default=None)
+            if gap is not None and gap <= COCITED_GAP:
+                parts[other]["cocited"] = parts[other].get("cocited", 0.0) + 1 / (1 + gap)
+                title = graph.nodes[citer].get("title", citer)
+                reasons[other].append(("cocited", f"[[{title}]] links both, {gap} line(s) apart"))
 
 
 def _farther(graph: nx.DiGraph, note: str, depth: int,

@@ -33,6 +33,7 @@ class Weights(NamedTuple):
     named_by: float = 0.5
     tags: float = 0.25
     recent: float = 0.0
+    cocited: float = 0.0
 
     def score(self, evidence: Evidence) -> float:
         """The weighted sum."""
