@@ -88,7 +88,7 @@ def test_one_stub_per_folder_from_a_skeleton_is_shown_in_two_folders(tmp_path: P
     assert isinstance(findings, list)
     assert [(f["notes"], f["shape"]) for f in findings] == [
         (["Curso/derivadas/Resumen", "Curso/límites/Resumen"],
-         "a note named 'Resumen' in each of several folders")]
+         "a note named 'resumen' in each of several folders")]
     assert data["habits"] == []
 
 
@@ -98,7 +98,7 @@ def test_one_name_in_five_folders_is_the_vault_s_skeleton_not_ten_duplicates() -
     found, habits = habits_apart([*pairs, _duplicate("Notes/Mobile App", "Notes/Mobile-App", 96)])
     assert [f.notes for f in found if f.confidence >= SHOWN] == [["Notes/Mobile App",
                                                                  "Notes/Mobile-App"]]
-    assert habits == [Habit("duplicate", "a note named 'Resumen' in each of several folders",
+    assert habits == [Habit("duplicate", "a note named 'resumen' in each of several folders",
                             10, 5, "Curso/derivadas/Resumen")]
 
 
@@ -217,8 +217,8 @@ def test_what_the_vault_shows_it_knows_is_no_mistake(tmp_path: Path) -> None:
     assert why["Homebrew/Creatures/Untitled: no links in or out"][1].startswith(
         "an empty note alone in its folder")
     assert why["Days/2022-09-01: [[🎬何以为家]] does not resolve"][:2] == (
-        0.45, "a note of a somewhat like name exists: a typo, or another word")
-    assert why["Days/2022-09-01: ![[Resume#Tools]] links a note nobody wrote yet"][0] < 0.5
+        0.45, "a like name, in a folder no other note links into: more likely another note")
+    assert why["Days/2022-09-01: ![[Resume#Tools]] does not resolve"][0] < 0.5
     assert why["Copies/Index: [[Same]] matches several files; it goes to Copies/A/Same"] == (
         0.45, "the link shows the same text either way", "the notes named so are one text "
         "twice: delete the copy [[Copies/A/Same]] or [[Copies/B/Same]]")
@@ -233,3 +233,58 @@ def test_conventions_name_the_vault_s_habits(tmp_path: Path) -> None:
     assert text.endswith("Habits     shapes of finding many notes share, not shown as mistakes\n"
                          "  5 missing-block in 5 notes: block ids written `]]^id` (no space "
                          "before ^) (e.g. [[Reading/Reading 0]])\n")
+
+
+def test_what_other_notes_link_is_judged_now_not_when_a_note_was_checked(tmp_path: Path) -> None:
+    write_notes(tmp_path, {"A.md": "![[Plan]]\n", "B.md": "See [[Plan]].\n", "C.md": "x\n",
+                           "D.md": "[[A]] [[B]] [[C]]\n"})
+    first = run(tmp_path, "lint", "--all")["findings"]
+    (tmp_path / "C.md").write_text("Also [[Plan]].\n")  # now two notes link Plan: known missing
+    again = run(tmp_path, "lint", "--all")["findings"]
+    assert isinstance(first, list) and isinstance(again, list)
+    embed = [(f["confidence"], f["reason"]) for f in first if f["notes"] == ["A"]]
+    assert embed == [(0.9, "the embed shows nothing")]
+    assert [(f["confidence"], f["reason"]) for f in again if f["notes"] == ["A"]] == [
+        (0.4, "other notes link it too: a note the vault knows is not here (kept elsewhere, "
+              "or to write)")]
+
+
+def test_a_name_a_template_shares_is_checked_without_reading_the_template(
+        tmp_path: Path) -> None:
+    write_notes(tmp_path, {".obsidian/templates.json": '{"folder": "Templates"}',
+                           "Templates/Meeting.md": "## Agenda\n", "Notes/Meeting.md": "Met.\n",
+                           "Other/Day.md": "[[Meeting]]\n"})
+    found = run(tmp_path, "lint", "--all")["findings"]
+    assert isinstance(found, list)  # no error, whatever is found
+
+
+def test_a_block_id_only_in_a_link_is_not_how_the_note_writes_block_ids(tmp_path: Path) -> None:
+    write_notes(tmp_path, {"Y.md": "![[p.png]] ^fig1\n", "X.md": "see ![[Y#^fig1]]\n",
+                           "Z.md": "[[X#^fig1]]\n", "p.png": ""})
+    found = run(tmp_path, "lint", "--kind", "missing-block")["findings"]
+    assert isinstance(found, list)
+    assert [(f["shape"], f["suggestion"]) for f in found] == [
+        ("", "add the block id to the target or fix the link")]
+
+
+def test_a_person_s_alias_clash_is_shown_whatever_plain_notes_share(tmp_path: Path) -> None:
+    notes = {f"People/{name}.md": "---\ntype: person\naliases: [Tommy]\n---\nWorks on "
+             "[[OCR]].\n" for name in ("Tom Reyes", "Tomas Lind")}
+    notes |= {f"Notes/{title}.md": f"---\naliases: [{alias}]\n---\nSee [[Signals]].\n"
+              for alias, titles in (("ROC", ("Laplace", "Z transform")),
+                                    ("Poles", ("Stability", "Filters"))) for title in titles}
+    write_notes(tmp_path, notes | {"Log.md": "Called [[Tommy]].\n"})
+    data = run(tmp_path, "conflicts", "--kind", "alias-clash")
+    assert [f["notes"] for f in data["findings"]] == [["People/Tom Reyes", "People/Tomas Lind"]]
+    assert data["habits"] == []
+
+
+def test_placeholders_shown_in_code_or_after_a_rule_are_read_as_written(tmp_path: Path) -> None:
+    write_notes(tmp_path, {
+        "Knowledge/Templater tips.md": "Use this:\n\n```js\n<% tp.date.now() %>\n```\n",
+        "Notes/Filled.md": '---\ndate: "{{date}}"\n---\n# Standup\n\n---\nFooter\n'})
+    every = run(tmp_path, "lint", "--all")["findings"]
+    assert isinstance(every, list)
+    orphans = {f["notes"][0]: f["reason"] for f in every if f["kind"] == "orphan"}
+    assert not orphans["Knowledge/Templater tips"].startswith("a template")
+    assert [f["confidence"] for f in every if f["kind"] == "placeholder"] == [1.0]

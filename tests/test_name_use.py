@@ -34,8 +34,8 @@ def vault(tmp_path: Path) -> Vault:
 def test_a_name_written_far_more_than_linked_is_a_word(vault: Vault) -> None:
     _ = vault.index  # current first
     with vault.store.held() as db:
-        assert name_use(db, "Work") == NameUse(31, 1)  # the note Work writes it too
-        assert name_use(db, "Lucy Tan") == NameUse(30, 15)
+        assert name_use(db, "Work", "Work") == NameUse(31, 1)  # the note Work writes it too
+        assert name_use(db, "Lucy Tan", "People/Lucy Tan") == NameUse(30, 15)
     assert NameUse(31, 1).ordinary and not NameUse(30, 15).ordinary
 
 
@@ -58,3 +58,14 @@ def test_related_gives_no_names_it_reason_for_an_ordinary_word(vault: Vault) -> 
     named = sorted(note for note, said in reasons.items()
                    if any(reason.startswith("[[Day 2]] names it") for reason in said))
     assert named == ["People/Lucy Tan"]  # not Work, which the day writes as a word
+
+
+def test_a_name_linked_by_its_note_s_path_or_by_an_alias_stays_a_name(tmp_path: Path) -> None:
+    notes = {"Tech/Node.js.md": "A runtime.\n",
+             "People/Lucy Tan.md": "---\naliases: [Lucibel]\n---\nLeads OCR.\n"}
+    notes |= {f"Days/Day {n}.md": f"Worked on [[Node.js]] with [[Lucy Tan|Lucibel]]; Lucibel "
+              f"said hi, day {n}.\n" for n in range(30)}
+    write_notes(tmp_path, notes)
+    vault = Vault(tmp_path)
+    assert named_in(vault, "What did Lucibel say of Node.js?") == {
+        "People/Lucy Tan": ["lucibel"], "Tech/Node.js": ["node js"]}

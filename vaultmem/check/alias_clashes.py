@@ -67,8 +67,7 @@ def _clash(alias: str, everyone: list[str], titled: bool, kin: Callable[[list[st
         f"{alias!r} names {len(everyone)} notes: " + ", ".join(f"[[{i}]]" for i in everyone)
         + f"; {reason}",
         "keep the alias on one note; links by alias never resolve in Obsidian anyway",
-        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason,
-        "" if titled else "an alias several notes share")
+        None, "ask the user", None, [f"[[{i}]]" for i in everyone], confidence, reason)
 
 
 def series(ids: list[str]) -> bool:

@@ -218,8 +218,8 @@ def _duplicate(first: str, second: str, score: float, why: str = "") -> Finding:
                    f"[[{first}]] and [[{second}]] look like the same entry ({why})",
                    "merge them by hand, or rename one; vaultmem never merges notes", None,
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"],
-                   shape=f"a note named {titles[0]!r} in each of several folders" if same
-                   else "")
+                   shape=f"a note named {loose_key(titles[0])!r} in each of several folders"
+                   if same else "")
 
 
 def same_lessons(metas: dict[str, Meta], key_of: Callable[[object, str], str]) -> list[Finding]:

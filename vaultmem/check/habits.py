@@ -15,9 +15,10 @@ from typing import NamedTuple
 from ..model import SHOWN, Finding, Json
 
 # Notes (or targets) holding one shape before it is the vault's habit: on the shared corpora's
-# labelled findings, shapes of one or two notes were slips and of six or more habits, none
+# labelled findings, shapes of one to four notes were slips and of six or more habits, none
 # between (docs/evaluation.md, "Habits").
 HABIT_NOTES = 5
+BY_TARGETS = {"missing-block"}  # shapes the linked notes write, whoever links them
 HABIT = SHOWN * 0.8  # a habit's findings: left out by default, listed with --all
 HABIT_REASON = "this vault's habit, not a slip: "  # marks them: sorting out again finds them
 
@@ -53,7 +54,7 @@ def habits_apart(findings: Iterable[Finding]) -> tuple[list[Finding], list[Habit
     of whose findings would be shown: a habit hides what would be taken for a mistake).
 
     >>> def slip(note):
-    ...     return Finding(note, "missing-block", [note], "no block", shape="written `]]^id`")
+    ...     return Finding(note, "broken-link", [note], "no such note", shape="[[Example]]")
     >>> found, habits = habits_apart([slip(f"N{i}") for i in range(5)])
     >>> [f.confidence < SHOWN for f in found], habits[0].notes
     ([True, True, True, True, True], 5)
@@ -67,7 +68,8 @@ def habits_apart(findings: Iterable[Finding]) -> tuple[list[Finding], list[Habit
     for (kind, shape), places in sorted(groups.items()):
         notes = sorted({note for at in places for note in found[at].notes})
         targets = {source for at in places for source in found[at].sources}
-        if max(len(notes), len(targets)) < HABIT_NOTES or not any(
+        held = len(targets) if kind in BY_TARGETS else max(len(notes), len(targets))
+        if held < HABIT_NOTES or not any(
                 found[at].confidence >= SHOWN or found[at].reason.startswith(HABIT_REASON)
                 for at in places):
             continue  # a slip, or findings nobody is shown anyway (links to a planned note)

@@ -10,12 +10,27 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..index.link_rows import NameUses, ambiguous_links, name_uses, notes_named
+from ..index.link_rows import (
+    NameUses,
+    ambiguous_links,
+    linked_into,
+    linkers,
+    name_uses,
+    notes_named,
+    source_count,
+)
 from ..index.store import Store
 from ..model import Finding
 from ..read.resolve import link_name
 from .lint_finding import GUESS
+from .suggestions import UNWRITTEN
 
+LIKE_NAME = "a note of a like name exists"
+SHOWS_NOTHING = "the embed shows nothing"
+KNOWN_MISSING = 2  # notes linking a missing note (not only embedding it): the vault knows
+UNREACHED_LEAST = 20  # notes of a folder nobody links into before it is one the vault leaves be
+DID_YOU_MEAN = re.compile(r"did you mean \[\[([^\]]+)\]\]")
+PLANNED = 0.4  # as sure as a link to a note not written yet
 COPY_LEAST = 100  # characters two notes share whole before they are copies of one text
 DIGITS = re.compile(r"\d+")
 PATH_HABIT = 3  # links writing a path to one of a shared name's notes: the vault's way to mean it
@@ -38,13 +53,12 @@ def with_meant_fixes(store: Store, found: list[Finding],
     if not ambiguous:
         return found
     uses = functools.lru_cache(maxsize=256)(lambda name: name_uses(store, name))
-    text_of = functools.lru_cache(maxsize=256)(text_of)
+    copies_of = functools.lru_cache(maxsize=256)(lambda pair: _copies(pair, text_of))
     fixes: dict[tuple[str, int | None, str], LinkFix] = {}
     for link in ambiguous_links(store, sorted({f.notes[0] for f in ambiguous})):
         candidates = notes_named(store, link.target)
         key = (link.source, link.line, link.raw)
-        texts = {text_of(c) for c in candidates}
-        if len(texts) == 1 and len(texts.pop().strip()) >= COPY_LEAST:
+        if len(candidates) == 2 and copies_of(tuple(candidates)):
             copies = " or ".join(f"[[{c}]]" for c in candidates)
             fixes[key] = LinkFix(f"the notes named so are one text twice: delete the copy "
                                  f"{copies}", GUESS, "the link shows the same text either way")
@@ -52,6 +66,45 @@ def with_meant_fixes(store: Store, found: list[Finding],
             fixes[key] = LinkFix(ambiguous_fix(link.node, candidates,
                                                uses(link_name(link.target)), link.source))
     return [_with_fix(f, fixes) if f.kind == "ambiguous-link" else f for f in found]
+
+
+def _copies(pair: tuple[str, ...], text_of: Callable[[str], str]) -> bool:
+    """True when two notes are one text of some length twice (a note that cannot be read, a
+    template or an excluded note among them: no)."""
+    try:
+        texts = {text_of(note_id) for note_id in pair}
+    except (KeyError, OSError):
+        return False
+    return len(texts) == 1 and len(texts.pop().strip()) >= COPY_LEAST
+
+
+def as_the_vault_knows(store: Store, found: list[Finding]) -> list[Finding]:
+    """Broken links weighed by what the whole vault's links say now (kept note by note, a
+    finding cannot know when another note's links change): an embed of a note two or more
+    notes link is a note the vault knows is missing; a like name in a folder of 20+ notes
+    no note outside links into (imported records) is a guess, not a sure typo."""
+    reached = functools.lru_cache(maxsize=None)(lambda folder: _reached(store, folder))
+    return [_as_known(f, store, reached) if f.kind == "broken-link" else f for f in found]
+
+
+def _as_known(found: Finding, store: Store, reached: Callable[[str], bool]) -> Finding:
+    """One broken-link finding as the vault knows it (see :func:`as_the_vault_knows`)."""
+    if found.reason == SHOWS_NOTHING and found.suggestion == UNWRITTEN and found.sources \
+            and linkers(store, found.sources[0][2:-2]) >= KNOWN_MISSING:
+        return dataclasses.replace(found, confidence=PLANNED, reason=(
+            "other notes link it too: a note the vault knows is not here (kept elsewhere, "
+            "or to write)"))
+    meant = DID_YOU_MEAN.search(found.suggestion) if found.reason == LIKE_NAME else None
+    if meant and not reached(meant.group(1).rpartition("/")[0]):
+        return dataclasses.replace(found, confidence=GUESS, reason=(
+            "a like name, in a folder no other note links into: more likely another note"))
+    return found
+
+
+def _reached(store: Store, folder: str) -> bool:
+    """False for a folder of many notes that no note outside it links into."""
+    return not folder or source_count(store, folder) < UNREACHED_LEAST or linked_into(store,
+                                                                                      folder)
 
 
 def _with_fix(found: Finding, fixes: dict[tuple[str, int | None, str], LinkFix]) -> Finding:
@@ -119,21 +172,28 @@ def missing_shape(target: str) -> str:
 
 
 def block_written_as(text: str, block: str) -> str:
-    """How a block id a note lacks is written in its text all the same, where Obsidian reads
-    no block id ("" when it is not there): the shape a vault's habit may share.
+    """How a block id a note lacks is written in its text all the same, at a line's end where
+    Obsidian reads no block id ("" when it is not there, or only in a link's ``#^id``): the
+    shape a vault's habit may share.
 
     >>> block_written_as("![[fig.png|600]]^fig-1", "fig-1")
     'block ids written `]]^id` (no space before ^)'
-    >>> block_written_as("see ^fig-1 above", "fig-1"), block_written_as("text", "fig-1")
-    ('block ids written inside a line', '')
+    >>> block_written_as("像这样。^fig-1\\n", "fig-1")
+    'block ids written right after the text (no space before ^)'
+    >>> block_written_as("see ![[Y#^fig-1]]", "fig-1"), block_written_as("text", "fig-1")
+    ('', '')
     """
-    at = next((m.start() for m in re.finditer(rf"\^{re.escape(block)}(?![\w-])", text)), -1)
-    if at < 0:
+    ends = [line.rstrip()[: -len(block) - 1] for line in text.split("\n")
+            if line.rstrip().endswith(f"^{block}")]
+    written = [before for before in ends if not before.endswith(("#", "[[", "|"))]
+    if not written:
         return ""
-    before = text[max(0, at - 2):at].rsplit("\n", 1)[-1]
+    before = written[0]
+    if before.endswith("]]"):
+        return "block ids written `]]^id` (no space before ^)"
     if before and not before[-1].isspace():
-        return f"block ids written `{before.strip()}^id` (no space before ^)"
-    return "block ids written inside a line"
+        return "block ids written right after the text (no space before ^)"
+    return "block ids written where Obsidian reads none"
 
 
 def as_anchor(heading: str) -> str:

@@ -45,10 +45,10 @@ def _how_sure(mention: Mention, use: NameUse) -> tuple[float, str]:
 
 def _suggestion(vault: Vault, mention: Mention, common: dict[str, NameUse]) -> Finding:
     """The finding offering to link one mention."""
-    key = mention.words.casefold()
+    key = f"{mention.words.casefold()}\x1f{mention.target}"
     if key not in common:
         with vault.store.held() as db:
-            common[key] = name_use(db, mention.words)
+            common[key] = name_use(db, mention.words, mention.target)
     sure = _how_sure(mention, common[key])
     digest = hashlib.sha1(f"{mention.source}\x1f{mention.target}".encode()).hexdigest()[:8]
     return Finding(f"unlinked-mention:{digest}", "unlinked-mention", [mention.source],

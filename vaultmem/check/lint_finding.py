@@ -8,6 +8,7 @@ import re
 from ..model import Finding
 
 SURE, UNSURE, GUESS = 0.9, 0.3, 0.45
+CODE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$|`[^`\n]+`", re.MULTILINE | re.DOTALL)
 TEMPLATE_WORD = re.compile(r"(?<![^\W_])templates?(?![^\W_])", re.IGNORECASE)
 
 
@@ -34,3 +35,13 @@ def named_as_template(note_id: str) -> bool:
     (True, False)
     """
     return bool(TEMPLATE_WORD.search(note_id))
+
+
+def without_code(text: str) -> str:
+    """``text`` without its fenced code blocks and inline code (a note about templates shows
+    placeholders there; a template holds them in its text).
+
+    >>> without_code("Use `{{date}}` here.\\n```js\\n<% tp.date.now() %>\\n```\\nDone.")
+    'Use  here.\\n\\nDone.'
+    """
+    return CODE.sub("", text)

@@ -28,8 +28,16 @@ from ..model import SHOWN, Finding
 from ..read.sync import copy_of
 from ..vault import Vault
 from .habits import habits_apart
-from .link_fixes import as_anchor, block_written_as, missing_shape, with_meant_fixes
-from .lint_finding import GUESS, SURE, finding, named_as_template
+from .link_fixes import (
+    LIKE_NAME,
+    SHOWS_NOTHING,
+    as_anchor,
+    as_the_vault_knows,
+    block_written_as,
+    missing_shape,
+    with_meant_fixes,
+)
+from .lint_finding import GUESS, SURE, finding, named_as_template, without_code
 from .per_note import findings_per_note
 from .remembered import remembered_findings
 from .suggestions import Fix, Suggester
@@ -43,7 +51,6 @@ UNWRITTEN = (0.4, "no note of that name: in many vaults a link to a note to writ
 # vault's one planned note says nothing of its habits.
 COMPLETE_SHARE, COMPLETE_LINKS = 0.01, 1000
 MISTAKE = 0.6
-KNOWN_MISSING = 2  # notes linking a missing note (not only embedding it): the vault knows
 FILE_KINDS = ("frontmatter", "placeholder", "encoding", "binary", "too-large", "unreadable",
               "parse-error", "conflict-markers", "sync-duplicate", "sync-copy")
 
@@ -61,9 +68,10 @@ def lint(vault: Vault, *, orphans: bool = True, least: float = SHOWN,
         mentions = findings_per_note(vault, "lint-mentions", lambda notes: mention_findings(
             vault, notes), subpaths=False)
     found = (mentions if suggest_links else []) + remembered_findings(vault, "lint", lambda: [
-        *file_problems(vault), *habits_apart(unwritten_judged(with_meant_fixes(
-            vault.store, findings_per_note(vault, "lint-links", lambda notes: link_findings(
-                vault, notes=notes), subpaths=True), vault.note_text), tallies(vault.store)))[0],
+        *file_problems(vault), *habits_apart(unwritten_judged(as_the_vault_knows(
+            vault.store, with_meant_fixes(vault.store, findings_per_note(
+                vault, "lint-links", lambda notes: link_findings(vault, notes=notes),
+                subpaths=True), vault.note_text)), tallies(vault.store)))[0],
         *orphan_findings(vault)])
     if not orphans:
         found = [f for f in found if f.kind != "orphan"]
@@ -114,8 +122,8 @@ def _body_placeholders(vault: Vault, note_id: str) -> bool:
     """True when a note holds template placeholders below its properties too: a template
     never filled in (``# <% tp.file.title %>``), not a note whose properties missed one."""
     text = vault.note_text(note_id)
-    body = text.split("\n---", 2)[-1] if text.startswith("---") else text
-    return bool(PLACEHOLDER.search(body))
+    body = text.split("\n---", 1)[-1] if text.startswith("---") else text
+    return bool(PLACEHOLDER.search(without_code(body)))
 
 
 def link_findings(vault: Vault, *, suggest: bool = True, subpaths: bool = True,
@@ -164,8 +172,7 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
         fix = hints.fix(link.target, link.source, embed=link.embed)
         elsewhere = (hints.kept_elsewhere(link.target, embed=link.embed)
                      if link.embed or fix.file else "")
-        sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(
-            link, fix, hints.linkers)
+        sure = (GUESS, elsewhere) if elsewhere and not fix.found else _broken_sure(link, fix)
         shape = "" if fix.found else missing_shape(link.target)
         if sure is None:
             yield finding("unwritten-link", link.source, link.line,
@@ -184,16 +191,14 @@ def _check_link(path: str, link: LinkRow, named: dict[str, Anchors], hints: Sugg
         yield from _check_subpath(link, named[link.node], where, keys, written)
 
 
-def _broken_sure(link: LinkRow, fix: Fix,
-                 linkers: Callable[[str], int]) -> tuple[float, str] | None:
+def _broken_sure(link: LinkRow, fix: Fix) -> tuple[float, str] | None:
     """How sure a link that reaches nothing is a mistake, and why; None when it is a link to
-    a note not written yet, as many vaults plan notes (an embed of a note that ``linkers``
-    says several notes link as well, not only embed: a note kept elsewhere or to come, known
-    to be missing)."""
+    a note not written yet, as many vaults plan notes (what other notes' links say of it is
+    judged over the whole vault after: :func:`.link_fixes.as_the_vault_knows`)."""
     if fix.found and not fix.guess:
-        return SURE, "a note of a like name exists"
-    if link.embed and (fix.file or fix.found or linkers(link.target) < KNOWN_MISSING):
-        return SURE, "the embed shows nothing"
+        return SURE, LIKE_NAME
+    if link.embed:
+        return SURE, SHOWS_NOTHING
     if fix.file:
         return SURE, "the file is missing"
     if fix.found:
@@ -222,7 +227,7 @@ def _check_subpath(link: LinkRow, target: Anchors, where: str,
                           + (f" ({shape})" if shape else ""),
                           "put a space before the ^ in the target" if "no space" in shape
                           else "add the block id to the target or fix the link", link.raw,
-                          shape=shape)
+                          shape=shape, sources=(f"[[{link.node}]]",))
         return
     headings = keys.get(link.node)
     if headings is None:

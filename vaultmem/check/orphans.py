@@ -10,7 +10,7 @@ from ..index.lookup import facts, with_text
 from ..index.tallies import unlinked
 from ..model import Finding
 from ..vault import Vault
-from .lint_finding import GUESS, UNSURE, finding, named_as_template
+from .lint_finding import GUESS, UNSURE, finding, named_as_template, without_code
 
 ARCHIVES = {"archive", "archives", "archived"}
 TEMPLATE = "a template by its name or its placeholders: nothing links a template"
@@ -53,7 +53,8 @@ def _what_it_is(vault: Vault, note_id: str, said: bool,
 def _a_template(vault: Vault, note_id: str) -> bool:
     """True when a note outside the templates folder is a template all the same: its name
     says so (``Daily Template``) or its text holds placeholders (``{{date}}``, ``<% %>``)."""
-    return named_as_template(note_id) or bool(PLACEHOLDER.search(vault.note_text(note_id)))
+    return named_as_template(note_id) or bool(PLACEHOLDER.search(without_code(
+        vault.note_text(note_id))))
 
 
 def _saying(vault: Vault, ids: list[str]) -> set[str]:

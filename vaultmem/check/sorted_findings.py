@@ -40,8 +40,9 @@ def sorted_out(vault: Vault, findings: list[Finding], everything: bool = False) 
     unsure = [f for f in findings if id(f) not in taken and not everything
               and f.confidence < SHOWN]
     taken |= {id(f) for f in unsure}
+    quieted = {id(f) for f in quiet}
     return Sorted([f for f in findings if id(f) not in taken], by_kind(unsure), by_kind(quiet),
-                  habits_apart(f for f in findings if id(f) not in {id(q) for q in quiet})[1])
+                  habits_apart(f for f in findings if id(f) not in quieted)[1])
 
 
 def by_kind(findings: Iterable[Finding]) -> dict[str, int]:

@@ -8,14 +8,12 @@ import hashlib
 import re
 from typing import NamedTuple
 
-from ..index.link_rows import linked_into, linkers
 from ..index.lookup import every_alias, source_ids
 from ..index.store import folder_stamp
 from ..similar_names import NameIndex
 from ..text import cjk
 from ..vault import Vault
 
-UNREACHED_LEAST = 20  # notes of a folder nobody links into before it is one the vault leaves be
 TYPO = 85  # a title this alike, as whole names, may be the one the link meant
 FUZZY_SHORTEST = 5  # letters of a name looked up by spelling: shorter ones are other words
 TYPO_SHORTEST, SURE_TYPO = 10, 85  # a name this long and this alike is surely a typo
@@ -113,7 +111,6 @@ class Suggester:
         self.vault = vault
         self.fuzzy = fuzzy  # False: aliases and names with other punctuation only (cheap)
         self.looked_up = 0  # titles looked up in this run, not found among the kept ones
-        self._reached: dict[str, bool] = {}  # folders by whether the vault links into them
 
     @functools.cached_property
     def closest(self) -> dict[str, list[str]]:
@@ -185,20 +182,6 @@ class Suggester:
         paths = [*self.ids, *self.vault.index.attachments]
         return frozenset(path.lower().rsplit("/", 1)[0] for path in paths if "/" in path)
 
-    def linkers(self, target: str) -> int:
-        """How many notes link the name ``target``."""
-        return linkers(self.vault.store, target)
-
-    def reached(self, note_id: str) -> bool:
-        """True unless the note sits in a folder of many notes no note outside it links into
-        (699 imported records nobody links: a name like one of theirs is the owner's own)."""
-        folder = note_id.rpartition("/")[0]
-        if folder not in self._reached:
-            many = sum(i.startswith(f"{folder}/") for i in self.ids) >= UNREACHED_LEAST
-            self._reached[folder] = not (folder and many) or linked_into(self.vault.store,
-                                                                         folder)
-        return self._reached[folder]
-
     def kept_elsewhere(self, target: str, *, embed: bool = False) -> str:
         """Why a file ``target`` (a link path, an ``embed``) may well exist where the owner
         keeps the vault though this copy lacks it, or "" (a folder ``.gitignore`` keeps out of
@@ -228,8 +211,7 @@ class Suggester:
                        f"[[{aliased[1]}|{target}]]", True)
         hits = [i for i in self.loose.get(loose_key(name), []) if i != source][:2]
         if hits:
-            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True,
-                       guess=not self.reached(hits[0]))
+            return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True)
         if letters(loose_key(name)) >= FUZZY_SHORTEST and self.fuzzy:
             if name not in self.closest:
                 self.closest[name] = self.titles.closest(name, limit=3, cutoff=TYPO, whole=True)
@@ -238,5 +220,5 @@ class Suggester:
         if hits:
             sure = typo_of(target.rsplit("/", 1)[-1], hits[0].rsplit("/", 1)[-1])
             return Fix("did you mean " + " or ".join(f"[[{i}]]" for i in hits) + "?", True,
-                       guess=not (sure and self.reached(hits[0])))
+                       guess=not sure)
         return Fix(UNWRITTEN, False)

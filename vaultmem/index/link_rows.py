@@ -88,10 +88,18 @@ def linked_by_name(store: Store, name: str) -> bool:
 
 def linked_into(store: Store, folder: str) -> bool:
     """True when a note outside ``folder`` links a note inside it (the vault reaches it)."""
-    inside = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+    inside = f"{folder}/"
     return bool(store.query(
-        "SELECT 1 FROM links WHERE node LIKE ? ESCAPE '\\' AND source NOT LIKE ? ESCAPE '\\' "
-        "AND NOT missing LIMIT 1", (inside, inside)))
+        "SELECT 1 FROM links WHERE substr(node, 1, ?) = ? AND substr(source, 1, ?) != ? "
+        "AND NOT missing LIMIT 1", (len(inside), inside, len(inside), inside)))
+
+
+def source_count(store: Store, folder: str) -> int:
+    """How many source notes ``folder`` holds, its subfolders' too."""
+    inside = f"{folder}/"
+    count: int = store.query("SELECT COUNT(*) FROM files WHERE role = 'source' AND "
+                             "substr(id, 1, ?) = ?", (len(inside), inside))[0][0]
+    return count
 
 
 def linkers(store: Store, name: str) -> int:

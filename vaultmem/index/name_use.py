@@ -8,7 +8,6 @@ import sqlite3
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..read.resolve import link_name
 from .phrases import phrase_expression
 from .store import Store
 
@@ -34,26 +33,30 @@ class NameUse(NamedTuple):
         return self.written >= WRITTEN_ENOUGH and self.linked < LINKED_SHARE * self.written
 
 
-def name_use(db: sqlite3.Connection, name: str) -> NameUse:
-    """How the vault behind ``db`` uses ``name`` (a title or an alias)."""
+def name_use(db: sqlite3.Connection, name: str, note_id: str) -> NameUse:
+    """How the vault behind ``db`` uses ``name`` (a title or an alias of the note ``note_id``):
+    notes writing its words, and notes linking that note by any name (``[[Lucy Tan|Lucibel]]``
+    links the alias ``Lucibel``'s note too)."""
     expression = phrase_expression(name)
     written = 0 if expression is None else db.execute(
         "SELECT COUNT(DISTINCT path) FROM passages WHERE id IN (SELECT rowid FROM passages_fts "
         "WHERE passages_fts MATCH ? LIMIT ?)", (expression, READ_MOST)).fetchone()[0]
-    linked = db.execute("SELECT COUNT(DISTINCT source_no) FROM link_store WHERE name = ?",
-                        (link_name(name),)).fetchone()[0]
+    linked = db.execute(
+        "SELECT COUNT(DISTINCT l.source_no) FROM link_store AS l JOIN keys AS k "
+        "ON k.no = l.node_no WHERE k.key = ? AND l.source_no != l.node_no",
+        (note_id,)).fetchone()[0]
     return NameUse(max(written, linked), linked)
 
 
-def ordinary_names(store: Store) -> Callable[[str], bool]:
-    """Whether the vault writes a name far more than it links it, each name (case aside)
-    looked up once."""
-    known: dict[str, bool] = {}
+def ordinary_names(store: Store) -> Callable[[str, str], bool]:
+    """Whether the vault writes a note's name (a title or alias: ``name``, of ``note_id``)
+    far more than it links the note, each looked up once."""
+    known: dict[tuple[str, str], bool] = {}
 
-    def ordinary(name: str) -> bool:
-        key = name.casefold()
+    def ordinary(name: str, note_id: str) -> bool:
+        key = (name.casefold(), note_id)
         if key not in known:
             with store.held() as db:
-                known[key] = name_use(db, name).ordinary
+                known[key] = name_use(db, name, note_id).ordinary
         return known[key]
     return ordinary

@@ -24,7 +24,8 @@ def named_in(vault: Vault, question: str) -> dict[str, list[str]]:
     ordinary = ordinary_names(vault.store)
     for name in names_like(vault.store, question, every_below=BLOCKED_NAMES):
         words = spaced_words(name.name).strip()
-        if len(words) >= MIN_NAME and f" {words} " in folded and not ordinary(words):
+        if len(words) >= MIN_NAME and f" {words} " in folded \
+                and not ordinary(name.name, name.note):
             found.setdefault(name.note, []).append(words)
         first = words.split(" ", 1)[0]
         if " " in words and len(first) >= MIN_NAME and f" {first} " in folded:

@@ -149,6 +149,8 @@ def _cocited(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
     the next 1/2, ...; a list or a section of a hub names related notes together), summed
     over the notes linking both."""
     for citer in sorted(graph.predecessors(note)):
+        if graph.nodes[citer].get("type") in NO_MIDDLE:
+            continue
         near = graph.edges[citer, note].get("lines", [])
         for other in graph.successors(citer):
             if other == note or not near:

@@ -114,9 +114,9 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     ordinary = ordinary_names(vault.store)  # "Work", "And": words here, not names
     mentions = {"names_it": _first_lines((m.target, m.line) for m in mentioned_by(vault, note_id)
-                                         if not ordinary(m.words)),
+                                         if not ordinary(m.words, m.target)),
                 "named_by": _first_lines((m.source, m.line) for m in mentions_of(
-                    vault, note_id, limit=MENTION_HITS) if not ordinary(m.words))}
+                    vault, note_id, limit=MENTION_HITS) if not ordinary(m.words, note_id))}
     also = {*text, *(member for members in tagged.values() for member in members),
             *mentions["names_it"], *mentions["named_by"]}
     known = vault.derived.setdefault("node attributes", {})
