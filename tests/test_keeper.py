@@ -43,13 +43,17 @@ def ask(path: Path) -> bytes:
 
 
 @contextlib.contextmanager
-def keeper_on(root: Path) -> Iterator[subprocess.Popen[str]]:
-    """``vaultmem watch --no-notes`` on ``root`` in another process (as users run it), once it
-    vouches for the index; stopped at the end, cleanly."""
+def keeper_on(root: Path, env: dict[str, str] | None = None, cwd: Path | None = None
+              ) -> Iterator[subprocess.Popen[str]]:
+    """``vaultmem watch --no-notes`` on ``root`` in another process (as users run it; ``env``
+    and ``cwd``: its environment and folder, this one's when not given), once it vouches for
+    the index; stopped at the end, cleanly."""
     process = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(root), "watch",
                                 "--no-notes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    assert wait_until_vouched(Vault(root)), process.stderr
+                               text=True, env=env, cwd=cwd)
+    if not wait_until_vouched(Vault(root)):
+        process.terminate()
+        pytest.fail(f"the keeper never vouched for the index: {process.communicate()[1]}")
     yield process
     process.terminate()
     _, err = process.communicate(timeout=30)

@@ -151,16 +151,22 @@ def test_an_asker_that_gave_up_before_go_gets_nothing_run(keeping: Path) -> None
         assert b"People/Ana" in output.read()
 
 
-def test_a_keeper_serves_and_keeps_only_the_code_it_started_with(keeping: Path) -> None:
-    module = PACKAGE / "text.py"
-    before = module.stat()
-    try:
+def test_a_keeper_serves_and_keeps_only_the_code_it_started_with(tmp_path: Path) -> None:
+    # a copy of the code, so that changing it here changes nothing another test process runs
+    code = tmp_path / "code"
+    shutil.copytree(PACKAGE, code / "vaultmem", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    root = tmp_path / "kept"
+    shutil.copytree(LABELLED, root)
+    module = code / "vaultmem" / "text.py"
+    asked = ["--vault", str(root), "scan"]
+    with keeper_on(root, env=env, cwd=tmp_path):  # not the checkout: its code would come first
+        before = module.stat()
         os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
-        assert by_keeper(["--vault", str(keeping), "scan"]).returncode == NOT_SERVED
-        assert not watcher_vouches(Vault(keeping).store)  # nor does it keep the index
-    finally:
+        assert by_keeper(asked, cwd=tmp_path, env=env).returncode == NOT_SERVED
+        assert not watcher_vouches(Vault(root).store)  # nor does it keep the index
         os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert by_keeper(["--vault", str(keeping), "scan"]).returncode == 0
+        assert by_keeper(asked, cwd=tmp_path, env=env).returncode == 0
 
 
 @pytest.mark.parametrize(("line", "valid"), [
