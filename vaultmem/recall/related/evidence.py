@@ -52,12 +52,13 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
              text: Mapping[str, float] | None = None,
              tagged: Mapping[str, list[str]] | None = None,
              meaning: Mapping[str, float] | None = None,
-             mentions: Mapping[str, Mapping[str, int]] | None = None
+             mentions: Mapping[str, Mapping[str, int]] | None = None, cocite: bool = True
              ) -> tuple[dict[str, Evidence], dict[str, Reasons]]:
     """The :class:`Evidence` of every candidate (the notes within ``depth`` links, those
     sharing a rare tag, those with similar ``text`` (note id -> 0..1; ``meaning`` gives the
     part of it that is closeness in meaning) and those in ``mentions``: ``"names_it"`` and
-    ``"named_by"``, each note id -> the line), and how to say why."""
+    ``"named_by"``, each note id -> the line), and how to say why; ``cocite``: also the
+    co-citation part."""
     if note not in graph:
         raise nx.NodeNotFound(f"node {note!r} is not in the graph")
     if depth < 1:
@@ -68,7 +69,8 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
     _links(graph, note, parts, linked)
     shared = _shared_neighbours(graph, note, parts)
     _adamic(graph, note, parts, said)
-    _cocited(graph, note, parts, said)
+    if cocite:  # a part with no weight is not worked out
+        _cocited(graph, note, parts, said)
     _farther(graph, note, depth, parts)
     _mentioned(graph, note, mentions or {}, parts, said)
     _tags(graph, note, set(text or ()), tagged, parts, said)

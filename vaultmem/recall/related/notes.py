@@ -78,7 +78,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     [('C', ['[[A]] links to it']), ('P', ['[[A]] links to it']), ('B', ['both link [[P]]'])]
     """
     found, reasons = evidence(graph, note, depth=depth, today=today, text=text, tagged=tagged,
-                              meaning=meaning, mentions=mentions)
+                              meaning=meaning, mentions=mentions, cocite=weights.cocited > 0)
     best = heapq.nsmallest(limit, ((-round(weights.score(e), 4), n) for n, e in found.items()
                                    if weights.score(e) > 0))
     return [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""), -s,
