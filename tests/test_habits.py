@@ -168,31 +168,25 @@ def test_templates_outside_the_templates_folder_are_neither_orphans_nor_placehol
         (name, True) for name in templates[1:]]
 
 
-@pytest.mark.parametrize(("shots", "shown"), [(6, 0), (2, 2)])
-def test_embeds_of_a_numbered_series_of_files_the_copy_lacks_are_its_habit(
-        tmp_path: Path, shots: int, shown: int) -> None:
-    embeds = "\n".join(f"![[Pasted image 2024010{n}.png]]" for n in range(shots))
-    write_notes(tmp_path, {"Notes/Setup.md": f"# Setup\n\n{embeds}\n",
-                           "Notes/Other.md": "See [[Setup]].\n"})
+SERIES = {"files a copy lacks": ("![[Pasted image 2024010{n}.png]]", "Pasted image #.png",
+                                  "Notes/Setup"),
+          "notes the vault does not hold": ("![[Paper 201{n}#(3)]]", "Paper #", "Exams/Summary")}
+
+
+@pytest.mark.parametrize(("series", "count", "shown"), [
+    (series, count, shown) for series in SERIES for count, shown in ((6, 0), (2, 2))])
+def test_embeds_of_a_numbered_series_the_vault_does_not_hold_are_its_habit(
+        tmp_path: Path, series: str, count: int, shown: int) -> None:
+    embed, name, note = SERIES[series]
+    embeds = "\n".join(embed.format(n=n) for n in range(count))
+    write_notes(tmp_path, {f"{note}.md": f"# Over the years\n\n{embeds}\n",
+                           "Notes/Other.md": f"See [[{note.rsplit('/', 1)[-1]}]].\n"})
     data = run(tmp_path, "lint")
     found = data["findings"]
     assert isinstance(found, list) and len(found) == shown
     assert data["habits"] == ([] if shown else [{
-        "kind": "broken-link", "shape": "links to a numbered series this vault does not hold: "
-        "Pasted image #.png", "findings": 6, "notes": 1, "example": "Notes/Setup"}])
-
-
-@pytest.mark.parametrize(("years", "shown"), [(range(2015, 2021), 0), (range(2019, 2021), 2)])
-def test_embeds_of_a_numbered_series_of_notes_the_vault_does_not_hold_are_its_habit(
-        tmp_path: Path, years: range, shown: int) -> None:
-    embeds = "\n".join(f"![[Paper {year}#(3)]]" for year in years)
-    write_notes(tmp_path, {"Exams/Summary.md": f"# Question 3 over the years\n\n{embeds}\n"})
-    data = run(tmp_path, "lint")
-    found = data["findings"]
-    assert isinstance(found, list) and len(found) == shown
-    assert data["habits"] == ([] if shown else [{
-        "kind": "broken-link", "shape": "links to a numbered series this vault does not hold: "
-        "Paper #", "findings": 6, "notes": 1, "example": "Exams/Summary"}])
+        "kind": "broken-link", "shape": f"links to a numbered series this vault does not hold: "
+        f"{name}", "findings": 6, "notes": 1, "example": note}])
 
 
 def test_what_the_vault_shows_it_knows_is_no_mistake(tmp_path: Path) -> None:
