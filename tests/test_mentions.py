@@ -93,3 +93,18 @@ def test_aliases_and_tags_are_no_mentions(tmp_path: Path) -> None:
     found = mentions_of(Vault(tmp_path, use_cache=False), "Linear map")
     assert [(m.source, m.line, m.edit) for m in found] == [
         ("Linear transformation", 5, '"[[Linear map]]"')]  # the value of see: only
+
+
+def test_a_paragraph_stored_in_many_pieces_is_read_once_and_data_is_no_words(
+        tmp_path: Path) -> None:
+    data = "![chart](data:image/png;base64," + "iVBORw0KGgoAAAANSUhEUg" * 20_000 + ")"
+    write_notes(tmp_path, {**NOTES, "Board.md": f"Lucy Tan drew this: {data} Lucy Tan\n",
+                           "Lucy Tanner.md": "Someone else.\n"})
+    vault = Vault(tmp_path, use_cache=False)
+    assert "Board" in vault.notes
+    pieces = vault.store.query("SELECT COUNT(*) FROM passages WHERE path = 'Board.md'")[0][0]
+    assert pieces > 10  # the long paragraph is stored in pieces, each with its one line
+    assert [(m.source, m.line, m.words) for m in mentions_of(vault, "People/Lucy Tan")
+            if m.source == "Board"] == [("Board", 1, "Lucy Tan")]
+    assert [(m.target, m.line) for m in mentioned_by(vault, "Board")] == [
+        ("People/Lucy Tan", 1)]

@@ -30,6 +30,8 @@ HITS = 5000  # passages a name's phrase query reads at most
 TEXT_MOST = 300  # characters of a line shown
 SHORTEST = 3  # characters of a name looked for (two for a CJK name)
 LONGEST_WORDS = 8  # words of a run looked up as a name
+LONGEST_WORD = 80  # characters of one word of a name at most
+LONG_RUN = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
 LONGEST_CJK = 16  # characters of a CJK run looked up as a name
 NOT_TEXT = ("code", "math")  # passages whose words are not prose
 PROPERTIES = "properties"  # a passage of property values: a link there is quoted
@@ -108,10 +110,12 @@ def pattern(name: str) -> re.Pattern[str]:
 
 
 def prose(line: str, links: Iterable[str]) -> str:
-    """``line`` with its links (as written) and code spans blanked out, columns kept."""
+    """``line`` with its links (as written), code spans and runs longer than any word of a
+    name (a data URL, a hash) blanked out, columns kept."""
     for raw in links:
         line = line.replace(raw, " " * len(raw))
-    return CODE_SPAN.sub(lambda match: " " * len(match.group()), line)
+    line = CODE_SPAN.sub(lambda match: " " * len(match.group()), line)
+    return LONG_RUN.sub(lambda match: " " * len(match.group()), line)
 
 
 def unlinked_mentions(vault: Vault, name: str) -> tuple[str, list[Mention]]:
@@ -150,7 +154,7 @@ def mentioned_by(vault: Vault, note_id: str) -> list[Mention]:
     spans = [Span(note_id, start, end, kind == PROPERTIES) for start, end, kind in rows
              if kind not in NOT_TEXT]
     lines = vault.note_text(note_id).split("\n")
-    runs = {run for span in spans for line in lines[span.start - 1:span.end]
+    runs = {run for span in dict.fromkeys(spans) for line in lines[span.start - 1:span.end]
             for run in word_runs(line)}
     names = names_among(store, runs)
     names = {name: target for name, target in names.items() if target != note_id}
@@ -178,7 +182,7 @@ def _on_lines(vault: Vault, spans: list[Span], names: dict[str, str],
                 for name, target in sorted(names.items(), key=lambda item: -len(item[0]))]
     resolver, style = vault.index.resolver, vault.config.new_link_format
     texts: dict[str, list[str]] = {}  # a note's lines, split once for all its spans
-    for span in spans:
+    for span in dict.fromkeys(spans):  # a long paragraph's pieces share its lines: once
         if span.source not in texts:
             texts[span.source] = vault.note_text(span.source).split("\n")
         lines = texts[span.source]
@@ -222,9 +226,11 @@ def _in_quotes(line: str, start: int, end: int) -> bool:
 def word_runs(line: str) -> Iterator[str]:
     """The runs of words of ``line`` a name could be, case-folded: up to ``LONGEST_WORDS``
     words with the punctuation at their ends taken off, and the pieces of each CJK run."""
-    words = line.split()
+    words = [word if len(word) <= LONGEST_WORD else "" for word in line.split()]
     for first in range(len(words)):
         for last in range(first + 1, min(first + LONGEST_WORDS, len(words)) + 1):
+            if not words[last - 1]:  # no name holds a word this long (a data URL, a hash)
+                break
             run = EDGE.sub("", " ".join(words[first:last]))
             if run:
                 yield run.casefold()
