@@ -34,13 +34,16 @@ whether ``vaultmem mentions TARGET`` then lists the note, and whether ``lint --s
 offers the link there (the share of such pairs is reported).
 
 Weights, leave-one-vault-out: for each vault, the weights of :class:`Weights` are chosen by
-coordinate ascent over ``GRID`` (from the shipped weights, five rounds) to maximise the mean
+coordinate ascent (:func:`vaultmem.recall.related.weight_fit.ascended`, from the shipped
+weights, as ``tune-related`` fits) to maximise the mean
 hit@10 over the other vaults (both protocols, each vault counting once), then scored on the
 vault left out. The shipped weights are those chosen on every vault. Metrics: hit@10 (the
 target in the top 10; ties broken at random in expectation, as a tie with others gets the
 hit it would get on average); vaults with fewer than ``SMALL`` linked notes are reported but
 the target (``related`` >= max(Adamic-Adar, BM25) + 0.05 on each protocol) counts on the
-others. The samples' evidence is saved to ``--cache`` (``benchmarks/out/related.json``) and
+others. Tuned: each vault is first tuned as ``vaultmem tune-related`` tunes it (its own hidden
+links, the weights it keeps), and those weights are scored on the samples whose pair it did not
+hide itself. The samples' evidence is saved to ``--cache`` (``benchmarks/out/related.json``) and
 ``--reuse`` fits again from it without rescanning. ``--own`` also scores weights fitted on
 each vault's own links: its samples split in two halves, each half scored with the weights
 fitted (as above) on the other half alone: what tuning on a vault's own links would give.
@@ -71,6 +74,8 @@ sys.path.insert(0, str(HERE.parent))
 from vaultmem.model import Link  # noqa: E402
 from vaultmem.recall.related.evidence import Evidence, evidence  # noqa: E402
 from vaultmem.recall.related.notes import WEIGHTS, Weights, related_inputs  # noqa: E402
+from vaultmem.recall.related.own_weights import links_to_hide, tune_related  # noqa: E402
+from vaultmem.recall.related.weight_fit import ascended  # noqa: E402
 from vaultmem.text import search_terms  # noqa: E402
 from vaultmem.vault import Vault  # noqa: E402
 
@@ -80,9 +85,6 @@ TOP = 10
 MIN_LINKS = 2
 SMALL = 200  # linked notes: below this a vault's figure is too noisy to hold it to the target
 PROTOCOLS = ("words", "cut")
-GRID = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-FITTED = ("link_in", "shared", "adamic", "text", "names_it", "named_by", "tags", "recent",
-          "cocited")
 K1, B = 1.2, 0.75
 
 Sample = dict[str, Any]  # vault, protocol, note, target, candidates {id: evidence}, baselines
@@ -201,7 +203,7 @@ def one(vault: Vault, graph: nx.Graph, bm25: BM25, texts: dict[str, str], note_i
         visible = linked(vault, note_id)
         if target in visible:
             return None
-        part, inputs = related_inputs(vault, note_id)
+        part, inputs = related_inputs(vault, note_id, every_word=True)
         found, _ = evidence(part, note_id, today=today, **inputs)
         others = [i for i in vault.notes if i != note_id and i not in visible]
         graph.remove_edge(note_id, target)
@@ -314,23 +316,12 @@ def vault_mean(matrices: dict[str, list[Matrix]], weights: Weights) -> float:
                             for mine in matrices.values()) if matrices else 0.0
 
 
-def fit(samples: list[Sample], start: Weights = WEIGHTS, rounds: int = 5) -> Weights:
-    """Weights maximising :func:`vault_mean` by coordinate ascent over ``GRID``."""
+def fit(samples: list[Sample], start: Weights = WEIGHTS) -> Weights:
+    """Weights maximising :func:`vault_mean` (coordinate ascent, as ``tune-related`` fits)."""
     matrices: dict[str, list[Matrix]] = defaultdict(list)
     for sample in samples:
         matrices[sample["vault"]].append(Matrix(sample))
-    best, value = start, vault_mean(matrices, start)
-    for _ in range(rounds):
-        moved = False
-        for name in FITTED:
-            for choice in GRID:
-                trial = best._replace(**{name: choice})
-                score = vault_mean(matrices, trial)
-                if score > value + 1e-9:
-                    best, value, moved = trial, score, True
-        if not moved:
-            break
-    return best
+    return ascended(lambda weights: vault_mean(matrices, weights), start)
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -357,6 +348,32 @@ def table(samples: list[Sample], chosen: dict[str, Weights], sizes: dict[str, in
     return rows
 
 
+def tuned_table(samples: list[Sample], tuned: dict[str, Any], sizes: dict[str, int]
+                ) -> list[str]:
+    """Per vault and protocol: hit@10 of the baselines, the shipped weights and the weights
+    ``tune-related`` chose on the vault (over the pairs it did not hide itself)."""
+    rows = ["| vault | linked notes | protocol | pairs | Adamic-Adar | BM25 | shipped | tuned "
+            "| chosen | margin | tuning s |",
+            "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
+    for name in sorted(tuned):
+        hidden = {tuple(pair) for pair in tuned[name]["hidden"]}
+        weights = Weights(*tuned[name]["weights"])
+        for protocol in PROTOCOLS:
+            mine = [s for s in samples if s["vault"] == name and s["protocol"] == protocol
+                    and (s["note"], s["target"]) not in hidden]
+            if not mine:
+                continue
+            aa = statistics.fmean(hit(s["aa"], s["target"]) for s in mine)
+            bm = statistics.fmean(hit(s["bm25"], s["target"]) for s in mine)
+            shipped = statistics.fmean(related_hit(s, WEIGHTS) for s in mine)
+            ours = statistics.fmean(related_hit(s, weights) for s in mine)
+            rows.append(f"| {name} | {sizes.get(name, 0)} | {protocol} | {len(mine)} | "
+                        f"{aa:.3f} | {bm:.3f} | {shipped:.3f} | {ours:.3f} | "
+                        f"{tuned[name]['chosen']} | "
+                        f"{ours - max(aa, bm):+.3f} | {tuned[name]['seconds']:.1f} |")
+    return rows
+
+
 def linked_notes(vault: Vault) -> int:
     """How many notes link or are linked by another note."""
     graph = vault.graph.to_undirected(as_view=True)
@@ -379,11 +396,13 @@ def main() -> int:
     if args.reuse:
         saved = json.loads(args.cache.read_text(encoding="utf-8"))
         samples, sizes, seconds = saved["samples"], saved["sizes"], saved["seconds"]
+        tuned = saved.get("tuned", {})
     else:
-        samples, sizes, seconds = gather(args)
+        samples, sizes, seconds, tuned = gather(args)
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         args.cache.write_text(json.dumps({"samples": samples, "sizes": sizes,
-                                          "seconds": seconds}), encoding="utf-8")
+                                          "seconds": seconds, "tuned": tuned}),
+                              encoding="utf-8")
     names = sorted({s["vault"] for s in samples})
     chosen = {name: fit([s for s in samples if s["vault"] != name]) for name in names}
     everywhere = fit(samples)
@@ -397,6 +416,10 @@ def main() -> int:
         print("\nWeights fitted on the vault's own links (two halves, each scored with the "
               "other's weights):\n")
         print("\n".join(table(samples, chosen, sizes, own)))
+    if tuned:
+        print("\nTuned in the product (`vaultmem tune-related` on the vault, its own hidden "
+              "links; pairs it hid left out):\n")
+        print("\n".join(tuned_table(samples, tuned, sizes)))
     named = [s for s in samples if s.get("named")]
     print(f"\nMentions, words protocol: {len(named)} pairs whose words are the target's title "
           f"or an alias; `mentions TARGET` lists the note for "
@@ -409,8 +432,10 @@ def main() -> int:
     return 0
 
 
-def gather(args: argparse.Namespace) -> tuple[list[Sample], dict[str, int], float]:
-    """Copy, scan and sample every vault."""
+def gather(args: argparse.Namespace
+           ) -> tuple[list[Sample], dict[str, int], float, dict[str, Any]]:
+    """Copy, scan, tune (``vaultmem tune-related``) and sample every vault."""
+    tuned: dict[str, Any] = {}
     samples: list[Sample] = []
     sizes: dict[str, int] = {}
     timings: list[float] = []
@@ -424,11 +449,16 @@ def gather(args: argparse.Namespace) -> tuple[list[Sample], dict[str, int], floa
             vault = Vault(copy)
             sizes[source.name] = linked_notes(vault)
             began = time.perf_counter()
+            fit = tune_related(vault)
+            tuned[source.name] = {"weights": list(fit.weights), "chosen": fit.chosen,
+                                  "seconds": time.perf_counter() - began,
+                                  "hidden": sorted({h[:2] for h in links_to_hide(vault)})}
+            began = time.perf_counter()
             found = collect(vault, source.name, args.samples, args.seed)
             timings.append((time.perf_counter() - began) / max(1, len(found)))
             samples += found
             print(f"{source.name}: {len(found)} samples", file=sys.stderr)
-    return samples, sizes, statistics.median(timings or [0.0])
+    return samples, sizes, statistics.median(timings or [0.0]), tuned
 
 
 if __name__ == "__main__":

@@ -60,7 +60,8 @@ class BadUsage(click.ClickException):
 COMMANDS = {
     "scan": "read", "show": "read", "graph": "read", "lint": "read", "conventions": "read",
     "links": "read",
-    "search": "recall", "related": "recall", "mentions": "recall", "index": "recall",
+    "search": "recall", "related": "recall", "tune-related": "recall", "mentions": "recall",
+    "index": "recall",
     "context": "recall",
     "sync": "recall",
     "new": "write", "daily": "write", "now": "write", "fact": "write", "decide": "write",

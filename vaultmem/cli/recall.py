@@ -1,4 +1,4 @@
-"""Recall commands: search, related, index."""
+"""Recall commands: search, related (and tuning it), mentions, index."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from . import cli, emit, json_option, with_vault
 if TYPE_CHECKING:
     from ..check.mentions import Mention
     from ..recall.related.notes import Related
+    from ..recall.related.own_weights import OwnFit
 
 
 def _hits_text(hits: list[Hit], explain: bool) -> str:
@@ -95,6 +96,46 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     note_id, items = related_notes(vault, note, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
          lambda _: _related_text(items, explain), as_json)
+
+
+def _tuned_text(fit: OwnFit) -> str:
+    """What tuning found, in a few lines."""
+    from ..recall.related.own_weights import CHANGED_MUCH, FEWEST
+
+    if not fit.found:
+        return (f"Only {fit.held} of this vault's links can be hidden (a link one way, from a "
+                f"note linking two or more notes); {FEWEST} are needed. related keeps the "
+                "shipped weights.")
+    names = {"own": "this vault's own weights (each half of the links fitted on the other)",
+             "shipped": "the shipped weights", "adamic-adar": "Adamic-Adar alone",
+             "words": "the note's words alone"}
+    rows = [f"Hid {fit.held} of this vault's links one at a time (cut out, then left as their "
+            "words).", "Found in the top 10 by:"]
+    rows += [f"  {fit.found[key]:.3f}  {name}" for key, name in names.items()]
+    if fit.chosen == "shipped":
+        return "\n".join([*rows, "related keeps the shipped weights: no others find more."])
+    weights = ", ".join(f"{k} {v:g}" for k, v in fit.weights._asdict().items() if v)
+    what = "this vault's own weights" if fit.chosen == "own" else names[fit.chosen]
+    return "\n".join([*rows, f"related now uses {what}, kept until {CHANGED_MUCH:.0%} of the "
+                             "vault's notes are added or removed:", f"  {weights}"])
+
+
+@cli.command("tune-related")
+@json_option
+@with_vault
+def tune_related_command(vault: Vault, as_json: bool) -> None:
+    """Fit related's weights on this vault's own links: some are hidden one at a time, and of
+    the weights fitted on them (scored on links they were not fitted on), the shipped ones,
+    Adamic-Adar alone and the note's words alone, those finding most are kept in the index.
+
+    \b
+    Example:
+      vaultmem --vault sample_vault tune-related
+    """
+    from ..recall.related.own_weights import tune_related
+
+    fit = tune_related(vault)
+    emit(fit.to_dict(), lambda _: _tuned_text(fit), as_json)
 
 
 @cli.command("mentions")

@@ -25,10 +25,12 @@ UNWRITTEN = "a note nobody wrote yet"
 
 class Evidence(NamedTuple):
     """What says a candidate is related to the note, each part 0..1: a direct link each way,
-    shared neighbours weighed by what they are (:mod:`.bridges`) and plain Adamic-Adar over
-    every neighbour (written notes or not), similar text, the note writing the candidate's
-    name or the other way round (unlinked mentions), shared rare tags and recency. Graph and
-    tag parts are divided by their best among the note's candidates."""
+    shared neighbours weighed by what they are (:mod:`.bridges`), plain Adamic-Adar over
+    every neighbour (written notes or not) and resource allocation (each shared neighbour
+    1 / its degree), similar text (telling words; ``words``: every word of the note), the
+    note writing the candidate's name or the other way round (unlinked mentions), shared rare
+    tags and recency. Graph and tag parts are divided by their best among the note's
+    candidates."""
 
     link_out: float = 0.0
     link_in: float = 0.0
@@ -40,6 +42,8 @@ class Evidence(NamedTuple):
     tags: float = 0.0
     recent: float = 0.0
     cocited: float = 0.0
+    allocation: float = 0.0
+    words: float = 0.0
 
 
 # A candidate's reasons, made when it is shown: of the graph, for the parts of the evidence
@@ -52,13 +56,14 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
              text: Mapping[str, float] | None = None,
              tagged: Mapping[str, list[str]] | None = None,
              meaning: Mapping[str, float] | None = None,
-             mentions: Mapping[str, Mapping[str, int]] | None = None, cocite: bool = True
+             mentions: Mapping[str, Mapping[str, int]] | None = None, cocite: bool = True,
+             words: Mapping[str, float] | None = None
              ) -> tuple[dict[str, Evidence], dict[str, Reasons]]:
     """The :class:`Evidence` of every candidate (the notes within ``depth`` links, those
     sharing a rare tag, those with similar ``text`` (note id -> 0..1; ``meaning`` gives the
-    part of it that is closeness in meaning) and those in ``mentions``: ``"names_it"`` and
-    ``"named_by"``, each note id -> the line), and how to say why; ``cocite``: also the
-    co-citation part."""
+    part of it that is closeness in meaning; ``words``: likeness of every word) and those in
+    ``mentions``: ``"names_it"`` and ``"named_by"``, each note id -> the line), and how to
+    say why; ``cocite``: also the co-citation part."""
     if note not in graph:
         raise nx.NodeNotFound(f"node {note!r} is not in the graph")
     if depth < 1:
@@ -75,6 +80,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
     _mentioned(graph, note, mentions or {}, parts, said)
     _tags(graph, note, set(text or ()), tagged, parts, said)
     _text(graph, note, text or {}, meaning or {}, parts, said)
+    _words(graph, note, words or {}, parts)
     _recency(graph, parts, said, today or clock.today())
     found = _normalised({n: p for n, p in parts.items() if n != note and _eligible(graph, n)})
 
@@ -91,7 +97,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
 def _normalised(parts: dict[str, dict[str, float]]) -> dict[str, Evidence]:
     """Each candidate's evidence, its graph and tag parts divided by their best."""
     tops = {key: max((p.get(key, 0.0) for p in parts.values()), default=0.0) or 1.0
-            for key in ("shared", "adamic", "tags", "cocited")}
+            for key in ("shared", "adamic", "tags", "cocited", "allocation")}
     return {other: Evidence(**{key: value / tops.get(key, 1.0) for key, value in p.items()})
             for other, p in parts.items()}
 
@@ -128,7 +134,8 @@ def _adamic(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
             reasons: Said) -> None:
     """Plain Adamic-Adar over every node both are linked with, written or not (a shared
     link to a note nobody wrote yet names a shared topic too): 1 / log(its degree) each. The
-    nodes that are not notes are named in the reasons (the notes are, as bridges)."""
+    nodes that are not notes are named in the reasons (the notes are, as bridges). Resource
+    allocation alongside: 1 / its degree each, so a hub shared counts for less still."""
     undirected = graph.to_undirected(as_view=True)
     for middle in sorted(undirected[note]):
         data = graph.nodes[middle]
@@ -140,6 +147,7 @@ def _adamic(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
         for other in undirected[middle]:
             if other != note:
                 parts[other]["adamic"] = parts[other].get("adamic", 0.0) + share
+                parts[other]["allocation"] = parts[other].get("allocation", 0.0) + 1 / degree
                 if what in (UNWRITTEN, "attachment"):
                     name = data.get("title", middle)
                     reasons[other].append(("adamic", f"both linked with [[{name}]] ({what})"))
@@ -234,6 +242,14 @@ def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float],
             parts[other]["text"] = value
             part = f"; meaning {meaning[other]:.2f}" if other in meaning else ""
             reasons[other].append(("text", f"similar text ({value:.2f}{part})"))
+
+
+def _words(graph: nx.DiGraph, note: str, words: Mapping[str, float],
+           parts: dict[str, dict[str, float]]) -> None:
+    """Notes sharing the note's words, every one of them (the reason is said by ``text``)."""
+    for other, value in words.items():
+        if other != note and other in graph and value > 0:
+            parts[other]["words"] = value
 
 
 def _recency(graph: nx.DiGraph, parts: dict[str, dict[str, float]],

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ...vault import Vault
 
 MENTION_HITS = 300  # passages read for the notes writing a note's name
+WORDS_TERMS = 40  # of a note's words, common ones too, for the ``words`` part
 
 
 class Weights(NamedTuple):
@@ -34,6 +35,8 @@ class Weights(NamedTuple):
     tags: float = 0.25
     recent: float = 0.0
     cocited: float = 0.0
+    allocation: float = 0.0
+    words: float = 0.0
 
     def score(self, evidence: Evidence) -> float:
         """The weighted sum."""
@@ -63,6 +66,7 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
             tagged: Mapping[str, list[str]] | None = None,
             meaning: Mapping[str, float] | None = None,
             mentions: Mapping[str, Mapping[str, int]] | None = None,
+            words: Mapping[str, float] | None = None,
             weights: Weights = WEIGHTS) -> list[Related]:
     """Notes related to ``note``, best first (ties by id), scored by ``weights`` times the
     evidence of :func:`~.related_evidence.evidence`.
@@ -78,7 +82,8 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     [('C', ['[[A]] links to it']), ('P', ['[[A]] links to it']), ('B', ['both link [[P]]'])]
     """
     found, reasons = evidence(graph, note, depth=depth, today=today, text=text, tagged=tagged,
-                              meaning=meaning, mentions=mentions, cocite=weights.cocited > 0)
+                              meaning=meaning, mentions=mentions, cocite=weights.cocited > 0,
+                              words=words)
     best = heapq.nsmallest(limit, ((-round(weights.score(e), 4), n) for n, e in found.items()
                                    if weights.score(e) > 0))
     return [Related(n, graph.nodes[n].get("title", n), graph.nodes[n].get("type", ""), -s,
@@ -90,17 +95,22 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
                   today: dt.date | None = None) -> tuple[str, list[Related]]:
     """(note id, related notes) for a note given by id, name or path: :func:`related` over the
     part of the graph around it, read from the index, with text similarity from the search
-    index; what ``related`` and the MCP tool answer."""
+    index and the weights fitted on the vault's own links when they still fit it
+    (:mod:`.own_weights`); what ``related`` and the MCP tool answer."""
+    from .own_weights import own_weights
 
     note = vault.note(name)
-    graph, inputs = related_inputs(vault, note.id, depth=depth)
-    return note.id, related(graph, note.id, limit=limit, depth=depth, today=today, **inputs)
+    weights = own_weights(vault)
+    graph, inputs = related_inputs(vault, note.id, depth=depth, every_word=weights.words > 0)
+    return note.id, related(graph, note.id, limit=limit, depth=depth, today=today,
+                            weights=weights, **inputs)
 
 
-def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
-                   ) -> tuple[nx.DiGraph, dict[str, Any]]:
+def related_inputs(vault: Vault, note_id: str, *, depth: int = 2, every_word: bool = False,
+                   text_of_note: str | None = None) -> tuple[nx.DiGraph, dict[str, Any]]:
     """The part of the graph :func:`related` reads around ``note_id`` and its other inputs
-    (``text``, ``meaning``, ``tagged``, ``mentions``), read from the index."""
+    (``text``, ``meaning``, ``tagged``, ``mentions``; ``words`` with ``every_word``), read
+    from the index; ``text_of_note``: the note's text read as this instead of its file's."""
     from ...check.mentions import mentioned_by, mentions_of
     from ...graph import ego_graph, two_hop_graph
     from ...index.graph_rows import tag_members
@@ -108,21 +118,25 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2
     from .similar_notes import similar, similar_in_meaning
 
     note = vault.notes[note_id]
-    words = similar(vault, vault.note_text(note_id), exclude=note_id)
+    own_text = vault.note_text(note_id) if text_of_note is None else text_of_note
+    telling = similar(vault, own_text, exclude=note_id)
+    every = similar(vault, own_text, exclude=note_id, terms=WORDS_TERMS, every_word=True) \
+        if every_word else {}
     meaning = similar_in_meaning(vault, note_id)
-    text = _fused(words, meaning, vault.config.semantic.search_weight)
+    text = _fused(telling, meaning, vault.config.semantic.search_weight)
     tagged = tag_members(vault.store, note.tag_names(), most=RARE_TAG)
     ordinary = ordinary_names(vault.store)  # "Work", "And": words here, not names
     mentions = {"names_it": _first_lines((m.target, m.line) for m in mentioned_by(vault, note_id)
                                          if not ordinary(m.words, m.target)),
                 "named_by": _first_lines((m.source, m.line) for m in mentions_of(
                     vault, note_id, limit=MENTION_HITS) if not ordinary(m.words, note_id))}
-    also = {*text, *(member for members in tagged.values() for member in members),
+    also = {*text, *every, *(member for members in tagged.values() for member in members),
             *mentions["names_it"], *mentions["named_by"]}
     known = vault.derived.setdefault("node attributes", {})
     graph = (two_hop_graph(vault.store, note_id, also=also, known=known) if depth <= 2 else
              ego_graph(vault.store, note_id, radius=depth, also=also))
-    return graph, {"text": text, "meaning": meaning, "tagged": tagged, "mentions": mentions}
+    return graph, {"text": text, "meaning": meaning, "tagged": tagged, "mentions": mentions,
+                   "words": every}
 
 
 def _first_lines(pairs: Iterable[tuple[str, int]]) -> dict[str, int]:

@@ -17,16 +17,16 @@ PASSAGES = 300  # ranked per query
 
 
 def similar(vault: Vault, text: str, *, exclude: str = "", limit: int = 30,
-            terms: int = TERMS) -> dict[str, float]:
+            terms: int = TERMS, every_word: bool = False) -> dict[str, float]:
     """Notes whose words are like ``text``'s (0..1, the best 1): bm25 over passages with the
     ``terms`` words of ``text`` with the highest tf x idf (in a vault of ``SMALL_VAULT``
-    passages or more, words in over ``MOST_SHARE`` of them are left out), so a long note
-    becomes a short, distinctive query."""
+    passages or more, words in over ``MOST_SHARE`` of them are left out, unless
+    ``every_word``), so a long note becomes a short, distinctive query."""
     _ = vault.notes  # the index is current first
     if "passages" not in vault.derived:
         vault.derived["passages"] = passage_count(vault.store)
     total = vault.derived["passages"]
-    share = MOST_SHARE if total >= SMALL_VAULT else 1.0
+    share = MOST_SHARE if total >= SMALL_VAULT and not every_word else 1.0
     words = telling_terms(vault.store, text, count=terms, most_share=share, passages=total,
                           known=vault.derived.setdefault("passages holding a term", {}))
     if not words:
