@@ -168,6 +168,26 @@ def test_templates_outside_the_templates_folder_are_neither_orphans_nor_placehol
         (name, True) for name in templates[1:]]
 
 
+@pytest.mark.parametrize(("made", "unfilled", "template"), [(3, 0, True), (2, 0, False),
+                                                            (3, 1, False)])
+def test_an_empty_note_others_were_made_from_is_a_template(
+        tmp_path: Path, made: int, unfilled: int, template: bool) -> None:
+    skeleton = "---\nattendees:\n---\n## Attendees\n\n## Decisions\n\n## Actions\n"
+    meetings = {f"Meetings/2026-12-0{n}.md": (f"---\nattendees: \"[[Lucy]]\"\n---\n## Attendees\n"
+                                              f"Lucy\n## Decisions\nShip {n}.\n## Actions\n"
+                                              "None.\n") for n in range(1, made + 1)}
+    write_notes(tmp_path, {**meetings, "Lucy.md": "Lucy.\n", "Meta/Skeleton.md": skeleton,
+                           "Meta/About.md": "Notes on [[Lucy]].\n",  # not alone in its folder
+                           **({"Meetings/Standup 9.md": skeleton} if unfilled else {})})
+    found = run(tmp_path, "lint", "--kind", "orphan", "--all")["findings"]
+    assert isinstance(found, list)
+    [skeleton_found] = [f for f in found if f["notes"] == ["Meta/Skeleton"]]
+    assert skeleton_found["reason"].startswith("a template") == template
+    shown = run(tmp_path, "lint", "--kind", "orphan")["findings"]
+    assert isinstance(shown, list)
+    assert any(f["notes"] == ["Meta/Skeleton"] for f in shown) != template
+
+
 SERIES = {"files a copy lacks": ("![[Pasted image 2024010{n}.png]]", "Pasted image #.png",
                                   "Notes/Setup"),
           "notes the vault does not hold": ("![[Paper 201{n}#(3)]]", "Paper #", "Exams/Summary")}
