@@ -371,8 +371,10 @@ def stripped(text: str) -> str:
 
 
 def inside(ctx: Any, note: str, line: int, text: str) -> bool:
-    """Is the evidence line in the context: an item's lines, or its text verbatim?"""
-    if any(item.id == note and line in item.lines for item in ctx.items):
+    """Is the evidence line in the context: an item's lines (not a line pointing to a note it
+    does not show), or its text verbatim?"""
+    if any(item.id == note and line in item.lines and getattr(item, "kind", "") != "pointer"
+           for item in ctx.items):
         return True
     return bool(stripped(text)) and stripped(text) in ctx.text
 

@@ -9,10 +9,12 @@ start for letters, anywhere for CJK): questions in the vault's own scripts first
 Cyrillic), then the others in file order. Each is asked of ``build_context`` with no agent at
 ``--budget`` tokens; reported per vault: how many questions leave at most 100 tokens under
 Relevant (the target is 9 of 10), the median tokens under Relevant, and how many contexts say
-no passage holds much of the question. ``--show`` prints the items of every context that
-kept Relevant passages. ``--held`` asks instead the questions the vaults do hold
-(``queries/context_corpora.json``, ``queries/context_sample_vault.json``, with their agents)
-and counts the contexts that wrongly say no passage holds much of the question.
+no passage holds much of the question. ``--own`` asks instead each vault the ten questions
+written for it in its language (``queries/off_topic_corpora.json``, absent words checked).
+``--show`` prints the items of every context that kept Relevant passages. ``--held`` asks
+instead the questions the vaults do hold (``queries/context_corpora.json``,
+``queries/context_sample_vault.json``, with their agents) and counts the contexts that
+wrongly say no passage holds much of the question.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from vaultmem.vault import Vault
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parents[1] / "shared" / "corpora"
 QUESTIONS = HERE / "queries" / "off_topic.json"
+OWN = HERE / "queries" / "off_topic_corpora.json"  # each vault's own, in its language
 HELD = {HERE / "queries" / "context_corpora.json": None,
         HERE / "queries" / "context_sample_vault.json": HERE.parent / "sample_vault"}
 KEPT = 100  # tokens under Relevant a question on nothing the vault holds may keep
@@ -92,6 +95,8 @@ def main() -> int:
     parser.add_argument("--per-vault", type=int, default=10)
     parser.add_argument("--show", action="store_true")
     parser.add_argument("--held", action="store_true")
+    parser.add_argument("--own", action="store_true",
+                        help=f"ask each vault the questions written for it ({OWN.name})")
     args = parser.parse_args()
     if not CORPORA.is_dir():
         print(f"no {CORPORA}", file=sys.stderr)
@@ -103,7 +108,11 @@ def main() -> int:
           "says so |\n| --- | ---: | ---: | ---: | ---: |")
     totals = [0, 0, 0]
     for root in sorted(p for p in CORPORA.iterdir() if p.is_dir()):
-        asked = chosen(questions, vault_text(root), args.per_vault)
+        asked = ([q["question"] for q in json.loads(OWN.read_text(encoding="utf-8"))
+                  if q["vault"] == root.name] if args.own else
+                 chosen(questions, vault_text(root), args.per_vault))
+        if not asked:
+            continue
         vault = Vault(root)
         built = [build_context(vault, query=q, budget=args.budget) for q in asked]
         spent = [relevant_tokens(b) for b in built]

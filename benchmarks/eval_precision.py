@@ -15,9 +15,15 @@ property or link line). A label is keyed by vault, question, note and ``text_sha
 12 hex digits of the SHA-1 of the item's text), so it holds while the passage is shown as it
 was, wherever its lines move.
 
-Printed: a table with a row per vault (questions, passages shown under Relevant, how many of
-them are labelled, how many labelled relevant, precision = relevant / labelled, the median of
-the tokens under Relevant per question), a pooled row and the vault of lowest precision; then
+``--owner`` asks instead the 144 questions of ``queries/owner_questions.json`` (12 on each of 12
+vaults, written by readers of each vault who saw nothing of vaultmem, in the vault's language).
+
+Printed: a table with a row per vault (questions, passages shown under Relevant (not the lines
+naming notes it does not show), how many of them are labelled, how many labelled relevant,
+precision = relevant / labelled, the share of the labelled passages' tokens that are relevant,
+the questions with an evidence line inside a passage shown, the median of the tokens under
+Relevant and of the whole context per question), a pooled row and the vault of lowest
+precision; then
 how many shown passages have no label, and how many labels no passage of this run matches.
 ``--todo PATH`` writes the shown passages that have no label, one JSON object a line
 (``vault``, ``question``, ``note``, ``lines`` as [first, last], ``text_sha``, ``text``), to be
@@ -43,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parents[1] / "shared" / "corpora"
 QUESTIONS = [HERE / "queries" / "context_corpora.json",
              HERE / "queries" / "precision_corpora.json"]
+OWNER = HERE / "queries" / "owner_questions.json"  # 12 a vault on 12 vaults, written blind
 LABELS = HERE / "labels" / "precision.jsonl"
 
 Key = tuple[str, str, str, str]  # vault, question, note, text_sha
@@ -57,6 +64,10 @@ class Tally:
     labelled: int = 0
     relevant: int = 0
     tokens: list[int] = field(default_factory=list)  # tokens under Relevant, per question
+    used: list[int] = field(default_factory=list)  # tokens of the whole context, per question
+    answered: int = 0  # questions with an evidence line inside a passage shown
+    relevant_tokens: int = 0  # tokens of the passages labelled relevant
+    labelled_tokens: int = 0
 
     def add(self, other: Tally) -> None:
         """Fold ``other`` into this tally."""
@@ -65,6 +76,10 @@ class Tally:
         self.labelled += other.labelled
         self.relevant += other.relevant
         self.tokens += other.tokens
+        self.used += other.used
+        self.answered += other.answered
+        self.relevant_tokens += other.relevant_tokens
+        self.labelled_tokens += other.labelled_tokens
 
     def precision(self) -> float | None:
         """Relevant passages over labelled ones (None when none is labelled)."""
@@ -81,9 +96,15 @@ def span(item: ContextItem) -> list[int]:
     return [min(item.lines), max(item.lines)] if item.lines else []
 
 
-def load_questions() -> list[dict[str, Any]]:
+def load_questions(paths: list[Path]) -> list[dict[str, Any]]:
     """The questions of every question file, in file order."""
-    return [row for path in QUESTIONS for row in json.loads(path.read_text(encoding="utf-8"))]
+    return [row for path in paths for row in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def answers(row: dict[str, Any], items: list[ContextItem]) -> bool:
+    """True when a passage shown holds a line of the question's evidence."""
+    return any(item.id == e["note"] and e["line"] in item.lines
+               for e in row.get("evidence", []) for item in items)
 
 
 def load_labels(path: Path) -> dict[Key, bool]:
@@ -102,10 +123,12 @@ def load_labels(path: Path) -> dict[Key, bool]:
     return labels
 
 
-def shown(vault: Vault, question: str, budget: int) -> list[ContextItem]:
-    """The items the context for ``question`` shows under Relevant."""
+def shown(vault: Vault, question: str, budget: int) -> tuple[list[ContextItem], int]:
+    """The passages the context for ``question`` shows under Relevant (not the lines pointing
+    to notes it does not show), and the context's tokens."""
     built = build_context(vault, query=question, budget=budget)
-    return [item for item in built.items if item.section == "relevant"]
+    return [item for item in built.items if item.section == "relevant"
+            and item.kind != "pointer"], built.tokens
 
 
 def percent(value: float | None) -> str:
@@ -116,46 +139,57 @@ def percent(value: float | None) -> str:
 def table_row(name: str, tally: Tally) -> str:
     """One Markdown row of the table."""
     median = statistics.median(tally.tokens) if tally.tokens else 0
+    used = statistics.median(tally.used) if tally.used else 0
+    share = tally.relevant_tokens / tally.labelled_tokens if tally.labelled_tokens else None
     return (f"| {name} | {tally.questions} | {tally.shown} | {tally.labelled} | "
-            f"{tally.relevant} | {percent(tally.precision())} | {median:.0f} |")
+            f"{tally.relevant} | {percent(tally.precision())} | {percent(share)} | "
+            f"{tally.answered} | {median:.0f} | {used:.0f} |")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=1000)
     parser.add_argument("--todo", type=Path, help="write the unlabelled passages here")
+    parser.add_argument("--owner", action="store_true",
+                        help=f"ask the questions of {OWNER.name} instead")
     args = parser.parse_args()
     if not CORPORA.is_dir():
         print(f"no {CORPORA}", file=sys.stderr)
         return 2
     labels = load_labels(LABELS)
-    by_vault: dict[str, list[str]] = {}
-    for row in load_questions():
-        by_vault.setdefault(row["vault"], []).append(row["question"])
+    by_vault: dict[str, list[dict[str, Any]]] = {}
+    for row in load_questions([OWNER] if args.owner else QUESTIONS):
+        by_vault.setdefault(row["vault"], []).append(row)
     tallies: dict[str, Tally] = {}
     todo: dict[Key, dict[str, Any]] = {}
     seen: set[Key] = set()
     for name in sorted(by_vault):
         vault = Vault(CORPORA / name)
         tally = tallies[name] = Tally()
-        for question in by_vault[name]:
-            items = shown(vault, question, args.budget)
+        for row in by_vault[name]:
+            question = row["question"]
+            items, used = shown(vault, question, args.budget)
             tally.questions += 1
             tally.shown += len(items)
             tally.tokens.append(sum(item.tokens for item in items))
+            tally.used.append(used)
+            tally.answered += answers(row, items)
             for item in items:
                 key = (name, question, item.id, text_sha(item.text))
                 seen.add(key)
                 if key in labels:
                     tally.labelled += 1
                     tally.relevant += labels[key]
+                    tally.labelled_tokens += item.tokens
+                    tally.relevant_tokens += item.tokens * labels[key]
                 else:
                     todo.setdefault(key, {"vault": name, "question": question, "note": item.id,
                                           "lines": span(item), "text_sha": key[3],
                                           "text": item.text})
     print(f"Relevant passages at budget {args.budget}, judged by reading them\n")
-    print("| vault | questions | shown | labelled | relevant | precision | "
-          "median Relevant tokens |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| vault | questions | shown | labelled | relevant | precision | relevant tokens | "
+          "answer shown | median Relevant tokens | median tokens used |\n"
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     pooled = Tally()
     for name, tally in tallies.items():
         print(table_row(name, tally))

@@ -44,7 +44,7 @@ def test_a_question_on_nothing_the_vault_holds_says_so_and_keeps_no_weak_match(
         vault: Vault) -> None:
     built = build_context(vault, query="What is a good lasagna?", budget=400)
     assert built.text.endswith(f"\n\n{NOTHING_CLOSE} (no note holds lasagna).\n\nLeft out 26 "
-                               f"passages that hold little of the question; "
+                               f"passages that hold less of the question; "
                                f"{400 - built.tokens} of 400 tokens unused.\n")
     assert not built.items and built.tokens < 100  # "a good day", "a good recipe": weak
 

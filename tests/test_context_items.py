@@ -48,9 +48,9 @@ def test_a_note_asked_for_shows_its_properties_and_passages_not_its_embeds(
 def test_code_is_fenced_with_its_source_below(tmp_path: Path) -> None:
     write(tmp_path, "Tools", "# Tools\nThe deploy script:\n\n~~~sh\nmake deploy\necho ```\n~~~\n")
     built = build_context(Vault(tmp_path), query="deploy script", budget=500, today=TODAY)
-    assert built.text.endswith("### [[Tools]]\n- The deploy script: (line 2)\n"
-                               "- ````\n  make deploy\n  echo ```\n  ````\n  (line 5)\n")
-    assert sorted(item.kind for item in built.items) == ["code", "paragraph"]  # a label, its code
+    assert "### [[Tools]]\n- ````\n  make deploy\n  echo ```\n  ````\n  (line 5)\n" in built.text
+    # the label before it ranks below the code it names and holds less: left out
+    assert [item.kind for item in built.items] == ["code"]
 
 
 def test_a_citation_names_a_heading_as_a_link_can() -> None:
@@ -86,3 +86,53 @@ def test_a_person_s_listed_properties_read_as_a_list(tmp_path: Path) -> None:
                                   "Ana leads the platform team.\n")
     built = build_context(Vault(tmp_path), query="platform team", budget=500, today=TODAY)
     assert "## People\n- Ana: CTO, [[Board]], Acme ([[People/Ana]])\n" in built.text
+
+
+def test_with_a_question_other_sections_hold_only_what_it_asks_or_what_answers_link(
+        tmp_path: Path) -> None:
+    write(tmp_path, "Decisions/Use Postgres", "---\ntype: decision\nstatus: approved\n"
+                                              "date: 2026-11-01\n---\nOne database.\n")
+    write(tmp_path, "Decisions/Ship weekly", "---\ntype: decision\nstatus: approved\n"
+                                             "date: 2026-11-02\n---\nEvery Friday.\n")
+    write(tmp_path, "KPIs/Churn", "---\ntype: kpi\nunit: percent\n---\nNot measured yet.\n")
+    write(tmp_path, "KPIs/Uptime", "---\ntype: kpi\nvalue: 99.5\ntarget: 99.9\n---\nUp.\n")
+    write(tmp_path, "Ops", "The database backups run nightly, see [[Use Postgres]].\n")
+    asked = build_context(Vault(tmp_path), query="When do database backups run?", budget=800,
+                          today=TODAY)
+    assert "- Use Postgres (2026-11-01)" in asked.text  # linked from the passage that answers
+    assert "Ship weekly" not in asked.text and "Uptime" not in asked.text
+    unasked = build_context(Vault(tmp_path), budget=800, today=TODAY)
+    assert "- Ship weekly (2026-11-02)" in unasked.text and "- Uptime: 99.5" in unasked.text
+    assert "Churn" not in unasked.text and "Churn" not in asked.text  # no value, no target
+
+
+def test_weaker_passages_are_named_not_shown_and_the_budget_left_is_said(
+        tmp_path: Path) -> None:
+    write(tmp_path, "Robots/Kraken X60", "# Kraken X60\nThe Kraken X60 motor is our primary "
+                                         "drive motor: 3.6 Nm stall torque at 12 volts.\n")
+    for n in range(6):  # each holds two of the question's words, less than half of it
+        write(tmp_path, f"Logs/Day {n}", f"Day {n}.\n\nThe spare motor lost torque.\n")
+    for n in range(30):  # words elsewhere: "motor" and "torque" are not in every note
+        write(tmp_path, f"Other/Note {n}", f"Meeting {n} about budgets and hiring.\n")
+    built = build_context(Vault(tmp_path), query="Kraken motor stall torque", budget=1000,
+                          today=TODAY)
+    relevant = [i for i in built.items if i.section == "relevant"]
+    assert [(i.id, i.kind) for i in relevant if i.kind != "pointer"] == [
+        ("Robots/Kraken X60", "paragraph")]
+    assert built.text.endswith(
+        "### Also near the question (not shown: open with `vaultmem show`)\n"
+        + "".join(f"- [[Logs/Day {n}]]: holds motor, torque (line 1)\n" for n in range(5))
+        + f"\nLeft out 6 passages that hold less of the question; {1000 - built.tokens} of "
+        "1000 tokens unused.\n")
+
+
+def test_a_question_answered_in_daily_notes_gets_every_passage_found(tmp_path: Path) -> None:
+    for n in range(1, 10):  # a journal: the flight is spoken of a little each day
+        write(tmp_path, f"Daily/2026-11-0{n}", f"# 2026-11-0{n}\n\n- Called about the flight "
+                                               f"to Osaka, step {n}.\n\n- Lunch.\n")
+    for n in range(30):
+        write(tmp_path, f"Other/Note {n}", f"Meeting {n} about budgets and hiring.\n")
+    built = build_context(Vault(tmp_path), query="flight to Osaka", budget=1000, today=TODAY)
+    days = sorted({i.id for i in built.items if i.section == "relevant"})
+    assert days == [f"Daily/2026-11-0{n}" for n in range(1, 10)]  # 9 > 8 at 1,000 tokens
+    assert not any(i.kind == "pointer" for i in built.items)

@@ -87,7 +87,7 @@ def problems(vault: Vault, root: Path, built: Context) -> list[str]:
     for item in built.items:
         note = vault.notes.get(item.id)
         shown = [] if item.kind == "code" else raw_syntax(item.text)
-        if note is not None and item.kind != "code":
+        if note is not None and item.kind not in ("code", "pointer"):  # a pointer shows no text
             shown += shows_frontmatter(item.text, yaml_lines(frontmatter_lines(root / note.path)))
             shown += in_frontmatter(vault, root, item.id, item.section, item.lines, item.text)
         if note is not None and item.cite.startswith("[["):

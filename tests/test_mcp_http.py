@@ -235,11 +235,14 @@ SCOPED_CALLS: dict[str, dict[str, Any]] = {
 
 def outside(vault: Path, folder: str) -> tuple[set[str], set[str]]:
     """What only notes outside ``folder`` hold, which no token of it may be shown: their ids
-    with a folder (``Decisions/Use PaddleOCR``) and their lines no note inside holds."""
+    with a folder (``Decisions/Use PaddleOCR``) and their lines no note inside holds (not the
+    lines of the context notes ``watch`` writes: a person's line there is made of a note inside
+    as a context of the folder shows it)."""
     inside = " ".join(p.read_text(encoding="utf-8") for p in (vault / folder).rglob("*.md"))
     notes = [p for p in vault.rglob("*.md") if not p.is_relative_to(vault / folder)]
     ids = {p.relative_to(vault).with_suffix("").as_posix() for p in notes}
-    lines = {line.strip() for p in notes for line in p.read_text(encoding="utf-8").splitlines()}
+    lines = {line.strip() for p in notes if not p.is_relative_to(vault / "_vaultmem")
+             for line in p.read_text(encoding="utf-8").splitlines()}
     return ({i for i in ids if "/" in i}, {line for line in lines
                                            if len(line) >= 25 and line not in inside})
 

@@ -26,6 +26,7 @@ READS = {
               ["links", "--check", "[[Steph]] on [[Kyoto]]", "--note", NOTE, "--json"]],
     "search": [["search", "evergreen notes", "--explain"], ["search", "trip", "--json"]],
     "related": [["related", NOTE, "--explain"], ["related", NOTE, "--json"]],
+    "tune-related": [["tune-related"], ["tune-related", "--json"]],  # its weights go to the index
     "mentions": [["mentions", "Evergreen", "--all"], ["mentions", NOTE, "--json"]],
     "lint --suggest-links": [["lint", "--suggest-links", "--all"]],
     "index": [["index"], ["index", "--json"]],

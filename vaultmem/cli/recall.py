@@ -217,13 +217,17 @@ def _embed(vault: Vault, as_json: bool) -> None:
 @click.option("--note", metavar="NOTE", help="A note the context is about.")
 @click.option("--budget", default=2000, show_default=True, type=click.IntRange(50, 200_000),
               help="Most tokens the context may take (estimated; see the README).")
+@click.option("--fill", is_flag=True,
+              help="Every passage found for the question, as far as the budget goes, not only "
+                   "the best (breadth over precision).")
 @click.option("--write", is_flag=True, help="Write it as the agent's context note.")
 @click.option("--explain", is_flag=True,
               help="Then say why each item is in (its score's parts, the words it holds).")
 @json_option
 @with_vault
 def context_command(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                    budget: int, write: bool, explain: bool, as_json: bool) -> None:
+                    budget: int, fill: bool, write: bool, explain: bool,
+                    as_json: bool) -> None:
     """Build an agent's context: core memory, now, its rules and lessons, relevant entries,
     decisions, KPIs, people, recent activity and open conflicts, within a token budget.
 
@@ -235,7 +239,7 @@ def context_command(vault: Vault, agent: str | None, query: str | None, note: st
     """
     from ..recall.context.build import build_context
 
-    built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
+    built = build_context(vault, agent=agent, query=query, note=note, budget=budget, fill=fill)
     if write:
         from ..generate.context_note import write_context_note
 

@@ -291,13 +291,17 @@ class Tools:
                                      "may take.")] = 2000,
         explain: Annotated[bool, Field(description="Then say why each item is in, after the "
                                        "context (not counted in the budget).")] = False,
+        fill: Annotated[bool, Field(description="Every passage found for the query, as far as "
+                                    "the budget goes, not only the best (breadth over "
+                                    "precision).")] = False,
         caller: Caller = LOCAL,
     ) -> str:
         """The agent's context as Markdown, as ``vaultmem context`` prints it."""
         from ..recall.context.build import build_context
 
         with self.fresh(caller) as vault:
-            built = build_context(vault, agent=agent, query=query, note=note, budget=budget)
+            built = build_context(vault, agent=agent, query=query, note=note, budget=budget,
+                                  fill=fill)
             return self.out(built.explained() if explain else built.text)
 
     def show(

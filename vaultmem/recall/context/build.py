@@ -29,6 +29,7 @@ from .candidates import (
     kpi_items,
     line_items,
     now_items,
+    overlap,
     person_items,
     recent_items,
 )
@@ -77,14 +78,16 @@ class Context:
 
 def build_context(vault: Vault, *, agent: str | None = None, query: str | None = None,
                   note: str | None = None, budget: int = 2000,
-                  today: dt.date | None = None) -> Context:
-    """The context for ``agent`` (a note name) about ``query`` and/or ``note``."""
+                  today: dt.date | None = None, fill: bool = False) -> Context:
+    """The context for ``agent`` (a note name) about ``query`` and/or ``note``; ``fill``:
+    every passage found for the question as far as the budget goes, not only those judged
+    worth showing (:mod:`.judged`)."""
     count = counter()
     bounded(query)
     agent_note = vault.note(agent, kind="agent") if agent else None
     terms = set(search_terms(query or ""))
     candidates, found = _candidates(vault, agent_note.id if agent_note else None, query, note,
-                                    terms, budget, today or clock_today())
+                                    terms, budget, today or clock_today(), fill)
     header = _header(agent_note.title if agent_note else None, query)
     closing = far_note(found)
     room = budget - count(header) - (count(closing) if closing else 0)
@@ -117,21 +120,26 @@ def _nothing(query: str | None, terms: set[str], closing: str) -> str:
 
 
 def _candidates(vault: Vault, agent: str | None, query: str | None, note: str | None,
-                terms: set[str], budget: int, today: dt.date
+                terms: set[str], budget: int, today: dt.date, fill: bool
                 ) -> tuple[list[ContextItem], Answer | None]:
-    """Every candidate item of every section (secrets are redacted when an item is chosen)."""
+    """Every candidate item of every section (secrets are redacted when an item is chosen).
+    With a question, a decision, KPI, person, lesson or recent entry is one only when it
+    holds a word of the question, or the agent or a passage shown for it links it (or holds
+    it): the others say nothing of it."""
     near: set[str] = set()
     items = line_items(vault, "MEMORY", "core", terms) + now_items(vault, terms)
     if agent:
         agent_note = vault.notes[agent]
         near |= {link.resolved for link in agent_note.links if link.resolved}
-        items += agent_items(vault, agent_note, terms)
-    relevant, linked, found = relevant_items(vault, query, note, agent, budget, today)
-    near |= linked | {item.id for item in relevant}
-    items += relevant + decision_items(vault, terms, near) + kpi_items(vault, terms, near)
-    items += _people(vault, near, agent)
-    items += recent_items(vault, RECENT_DAYS, terms)
-    return items, found
+        items += agent_items(vault, agent_note, terms, asked=bool(query))
+    relevant, linked, found = relevant_items(vault, query, note, agent, budget, today,
+                                             fill=fill)
+    near |= linked | {item.id for item in relevant if item.kind != "pointer"}
+    around = decision_items(vault, terms, near) + kpi_items(vault, terms, near)
+    around += _people(vault, near, agent) + recent_items(vault, RECENT_DAYS, terms)
+    if query:
+        around = [i for i in around if i.id in near or overlap(i.text, terms) > 0]
+    return items + relevant + around, found
 
 
 def _people(vault: Vault, near: set[str], agent: str | None) -> list[ContextItem]:

@@ -169,8 +169,10 @@ def backlinkers(vault: Vault, note: Note) -> list[str]:
             if other != note.id and other in vault.notes]
 
 
-def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]:
-    """The agent's profile and rules, and its confirmed or active lessons."""
+def agent_items(vault: Vault, agent: Note, query: set[str], *,
+                asked: bool = False) -> list[ContextItem]:
+    """The agent's profile and rules, and its confirmed or active lessons (those holding a
+    word of the question, when ``asked`` one)."""
     role = agent.frontmatter.get("role")
     items = [ContextItem(agent.id, "agent", f"{agent.title}: {role}", f"[[{agent.id}]]", 5.0,
                          [2])] if role else []
@@ -180,6 +182,8 @@ def agent_items(vault: Vault, agent: Note, query: set[str]) -> list[ContextItem]
         status = lesson.frontmatter.get("status")
         if lesson.type == "lesson" and status in LIVE:
             rule = first_words(vault, lesson.id)
+            if asked and not overlap(lesson.title + " " + rule, query):
+                continue
             items.append(ContextItem(lesson.id, "agent", f"Lesson ({status}): {lesson.title}"
                                      + (f" — {rule}" if rule else ""),
                                      f"[[{lesson.id}]]", 4.0 + (status == "confirmed")
@@ -233,6 +237,8 @@ def kpi_items(vault: Vault, query: set[str], near: set[str]) -> list[ContextItem
     for note_id in kpis:
         brief = [f for f in stated.get(note_id, []) if f.kind == "property"]
         props = {f.attribute: f.value for f in brief}
+        if props.get("value") in (None, "") and props.get("target") in (None, ""):
+            continue  # "? (target ?)" tells nothing
         trend = [m.group(2) for line in note_lines(vault, note_id)
                  if (m := TABLE_ROW.match(line.strip()))]
         text = (f"{note_id.rsplit('/', 1)[-1]}: {props.get('value', '?')}"

@@ -11,6 +11,7 @@ from ...text import search_terms
 from ...vault import Vault
 from .answer_passages import Answer, answer
 from .candidates import ContextItem, neighbour_items, overlap
+from .judged import judged, pointer_items
 from .scored import Scored
 
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
@@ -30,9 +31,10 @@ class Asked(NamedTuple):
 
 
 def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str | None,
-                   budget: int, today: dt.date) -> Asked:
-    """The passages that answer the question and those of the note asked for (or the notes
-    an agent links), the notes they link, and how close the answer came."""
+                   budget: int, today: dt.date, *, fill: bool = False) -> Asked:
+    """The passages that answer the question (those :mod:`.judged` shows, or with ``fill``
+    every one found, and lines naming the notes of those left out) and those of the note asked
+    for (or the notes an agent links), the notes they link, and how close the answer came."""
     items: list[ContextItem] = []
     linked: set[str] = set()
     found: Answer | None = None
@@ -46,9 +48,14 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
         leave_out = frozenset({"MEMORY", "NOW", *([agent] if agent else [])})
         found = answer(vault, query, today=today, leave_out=leave_out,
                        most=max(8, int(budget * PASSAGES_PER_TOKEN)))
-        items += [passage_item(scored) for scored in found.passages]
+        days = frozenset(note_id for note_id, facet in facets(
+            vault.store, {s.passage.note for s in found.passages}).items()
+            if facet.type == "daily")
+        shown, left = judged(found.passages, budget, fill=fill, days=days)
+        items += [passage_item(scored) for scored in shown] + pointer_items(left, shown)
         linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
-                                                   f.passage.end) for f in found.passages])
+                                                   f.passage.end) for f in shown])
+        found = found._replace(left_out=found.left_out + len(left))
     return Asked(items, linked, found)
 
 

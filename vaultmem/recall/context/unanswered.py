@@ -39,4 +39,4 @@ def unused_note(found: Answer | None, budget: int, text: str, count: TokenCounte
 
 def _passages(count: int) -> str:
     """How the unused line names ``count`` passages left out."""
-    return "passage that holds little" if count == 1 else "passages that hold little"
+    return "passage that holds less" if count == 1 else "passages that hold less"
