@@ -1,7 +1,7 @@
 """Passages that only name what is elsewhere: a heading with nothing under it, a line of a few
-bold words or of a few words ending in a colon, a line of links and nothing else (a navigation
-bar, a list of notes), a note's properties that hold none of the question's words where they
-say something of the note."""
+bold words or of a few words ending in a colon, a line of links and nothing else but a key (a
+navigation bar, a list of notes, ``KPIs: [[A]], [[B]]``), a note's properties that hold none
+of the question's words where they say something of the note."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ...text import cjk, cjk_runs
 LABEL_WORDS = 4
 BOLD_LINE = re.compile(r"(\*\*|__)[^*_\n]+\1:?")
 WORD = re.compile(r"\w+")
+KEY = re.compile(r"^\W*\w+(?:[ -]\w+)?\s*[:\uff1a]")  # "KPIs:", "See also:" before links
 COLONS = (":", "\uff1a")  # and the full-width one of CJK text
 # Properties that name or file a note rather than say something of it: a question's words in
 # their values (the title again, a tag, a link, a date) are no answer. A category or type
@@ -51,11 +52,18 @@ def _words(text: str) -> float:
 
 def _links_only(text: str, links: list[str]) -> bool:
     """True when ``text`` holds no word outside the written ``links`` (an embed shows as the
-    link it is written with: ``![[Map.canvas]]`` as ``[[Map.canvas]]``)."""
+    link it is written with: ``![[Map.canvas]]`` as ``[[Map.canvas]]``) but a key before them
+    (``KPIs: [[OCR Accuracy]], [[Processing Time]]``).
+
+    >>> _links_only("KPIs: [[OCR Accuracy]], [[Speed]]", ["[[OCR Accuracy]]", "[[Speed]]"])
+    True
+    >>> _links_only("Owner: [[Lucy]] since May", ["[[Lucy]]"])
+    False
+    """
     written = {form for raw in links for form in (raw, raw.removeprefix("!"))}
     for raw in sorted(written, key=len, reverse=True):  # the longest first: one may hold another
         text = text.replace(raw, " ")
-    return WORD.search(text) is None
+    return WORD.search(KEY.sub("", text, count=1)) is None
 
 
 def what_properties_say(text: str) -> str:
