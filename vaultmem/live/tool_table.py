@@ -28,7 +28,8 @@ TOOLS: dict[str, ToolInfo] = {
             " activity and open conflicts, within a token budget, as Markdown where each item cites"
             " its source note. Call it at the start of a session and whenever the task changes. "
             "Give `agent` (your agent note's name) and `query` (what you are doing); `note` focuses"
-            " on one note."
+            " on one note. Only the passages that answer best are shown, the notes of others named;"
+            " `fill` shows every passage found, as far as the budget goes."
         ),
     ),
     "search": ToolInfo(
