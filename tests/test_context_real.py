@@ -99,9 +99,12 @@ def problems(vault: Vault, root: Path, built: Context) -> list[str]:
             shown.append(f"code not fenced: {item.text[:60]!r}")
         found += [f"{item.id} ({item.cite}): {problem}" for problem in shown]
     for heading in GROUP.finditer(built.text):
-        note_id = heading.group(1)[2:-2]
+        target = heading.group(1)[2:-2]  # a note, or a note's section: a passage's place
+        note_id = target.split("#")[0]
         if note_id not in vault.notes:
             found.append(f"group {heading.group()!r} names no note")
+        elif "#" in target and (why := bad_citation(f"[[{target}]]", vault.notes[note_id])):
+            found.append(f"group {heading.group()!r}: {why}")
     return found
 
 

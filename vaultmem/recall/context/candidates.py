@@ -83,6 +83,12 @@ def cite(note: Note, line: int, block: str | None = None) -> str:
     block = block or next((b.id for b in note.block_ids if b.line == line), None)
     if block:
         return f"[[{note.id}#^{block}]]"
+    return section_link(note, line)
+
+
+def section_link(note: Note, line: int) -> str:
+    """``[[id#Heading]]`` for the heading (below the first level) above ``line``, the heading
+    as a link names it; ``[[id]]`` when none is."""
     above = [h for h in note.headings if h.line <= line and h.level > 1]
     heading = link_heading(redact(above[-1].text)) if above else ""  # a secret as written
     return f"[[{note.id}#{heading}]]" if heading else f"[[{note.id}]]"

@@ -10,7 +10,7 @@ from ...index.lookup import facets, linked_from_lines, passages
 from ...text import search_terms
 from ...vault import Vault
 from .answer_passages import Answer, answer
-from .candidates import ContextItem, neighbour_items, overlap
+from .candidates import ContextItem, neighbour_items, overlap, section_link
 from .judged import judged, pointer_items
 from .scored import Scored
 
@@ -52,7 +52,10 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
             vault.store, {s.passage.note for s in found.passages}).items()
             if facet.type == "daily")
         shown, left = judged(found.passages, budget, fill=fill, days=days)
-        items += [passage_item(scored) for scored in shown] + pointer_items(left, shown)
+        vault.index.notes.read(sorted({s.passage.note for s in shown} - days))  # one batch
+        items += [passage_item(scored, "" if scored.passage.note in days else
+                               _place(vault, scored)) for scored in shown]
+        items += pointer_items(left, shown)
         linked |= linked_from_lines(vault.store, [(f.passage.note, f.passage.start,
                                                    f.passage.end) for f in shown])
         found = found._replace(left_out=found.left_out + len(left))
@@ -71,12 +74,21 @@ def note_items(vault: Vault, note_id: str, terms: set[str]) -> list[ContextItem]
     return [passage_item(s) for s in best]
 
 
-def passage_item(scored: Scored) -> ContextItem:
-    """A passage as a Relevant item, under its note's heading (with the note's date when its
-    id does not hold it), cited by block id or line."""
+def _place(vault: Vault, scored: Scored) -> str:
+    """Where a passage answering a question is: its note and the section it is in (not for a
+    daily note, whose sections are the hours of its day: the date says when)."""
+    note = vault.notes.get(scored.passage.note)
+    return section_link(note, scored.passage.start) if note else f"[[{scored.passage.note}]]"
+
+
+def passage_item(scored: Scored, place: str = "") -> ContextItem:
+    """A passage as a Relevant item, under its note's heading (``place``, as
+    ``[[Robots/Motors#Kraken X60]]``, names the section it is in too: a passage carries its
+    place; with the note's date when its id does not hold it), cited by block id or line."""
     passage, day = scored.passage, scored.date[:10]
     cite = f"^{passage.block_id}" if passage.block_id else f"line {passage.start}"
-    group = f"[[{passage.note}]]" + (f" ({day})" if day and day not in passage.note else "")
+    group = (place or f"[[{passage.note}]]") + (
+        f" ({day})" if day and day not in passage.note else "")
     return ContextItem(passage.note, "relevant", passage.text, cite,
                        RELEVANT_SCALE * scored.score, list(range(passage.start, passage.end + 1)),
                        group=group, kind=passage.kind, reasons=list(scored.reasons))
