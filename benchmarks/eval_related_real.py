@@ -73,6 +73,11 @@ sys.path.insert(0, str(HERE.parent))
 
 from vaultmem.model import Link  # noqa: E402
 from vaultmem.recall.related.evidence import Evidence, evidence  # noqa: E402
+from vaultmem.recall.related.link_hiding import (  # noqa: E402
+    linked_notes,
+    one_way_links,
+    shown,
+)
 from vaultmem.recall.related.notes import WEIGHTS, Weights, related_inputs  # noqa: E402
 from vaultmem.recall.related.own_weights import links_to_hide, tune_related  # noqa: E402
 from vaultmem.recall.related.weight_fit import ascended  # noqa: E402
@@ -82,7 +87,6 @@ from vaultmem.vault import Vault  # noqa: E402
 CORPORA = HERE.parents[1] / "shared" / "corpora"
 CACHE = HERE / "out" / "related.json"
 TOP = 10
-MIN_LINKS = 2
 SMALL = 200  # linked notes: below this a vault's figure is too noisy to hold it to the target
 PROTOCOLS = ("words", "cut")
 K1, B = 1.2, 0.75
@@ -93,29 +97,6 @@ Sample = dict[str, Any]  # vault, protocol, note, target, candidates {id: eviden
 # --- pairs and protocols ------------------------------------------------------------------------
 
 
-def linked(vault: Vault, note_id: str) -> set[str]:
-    """The other notes ``note_id`` links to."""
-    return {link.resolved for link in vault.notes[note_id].links
-            if link.resolved in vault.notes and link.resolved != note_id}
-
-
-def pairs(vault: Vault) -> list[tuple[str, str]]:
-    """(note, target) with a link one way only, the note linking ``MIN_LINKS`` notes or more."""
-    out = {note_id: linked(vault, note_id) for note_id in vault.notes}
-    return sorted((note_id, target) for note_id, targets in out.items()
-                  if len(targets) >= MIN_LINKS for target in targets
-                  if note_id not in out.get(target, set()))
-
-
-def words_of(link: Link) -> str:
-    """What a reader sees of a link: its alias or text, else the name it links."""
-    if link.kind == "markdown":
-        return link.raw.lstrip("!")[1:].split("](", 1)[0]
-    if link.alias:
-        return link.alias
-    return link.target.rsplit("/", 1)[-1].removesuffix(".md") or link.raw
-
-
 def rewritten(vault: Vault, note_id: str, target: str, protocol: str, text: str) -> str:
     """``text`` of the note with its links to ``target`` turned to words or cut out."""
     lines = text.split("\n")
@@ -123,7 +104,7 @@ def rewritten(vault: Vault, note_id: str, target: str, protocol: str, text: str)
         if link.resolved != target:
             continue
         forms = (link.raw, link.raw.replace("|", "\\|"))  # table cells escape the pipe
-        words = words_of(link) if protocol == "words" else ""
+        words = shown(link) if protocol == "words" else ""
         row = link.line - 1
         form = next((f for f in forms if 0 <= row < len(lines) and f in lines[row]), None)
         if form is not None:
@@ -177,7 +158,7 @@ def adamic_adar(graph: nx.Graph, note_id: str, candidates: list[str]) -> dict[st
 def collect(vault: Vault, name: str, count: int, seed: int) -> list[Sample]:
     """The samples of one vault, both protocols."""
     rng = random.Random(f"{seed}:{name}")
-    every = pairs(vault)
+    every = one_way_links(vault)
     chosen = sorted(rng.sample(every, min(count, len(every))))
     graph = nx.Graph(vault.graph)
     texts = {i: vault.note_text(i) for i in vault.notes}
@@ -200,7 +181,7 @@ def one(vault: Vault, graph: nx.Graph, bm25: BM25, texts: dict[str, str], note_i
     path.write_bytes(changed.encode("utf-8"))
     vault.refresh()
     try:
-        visible = linked(vault, note_id)
+        visible = linked_notes(vault, note_id)
         if target in visible:
             return None
         part, inputs = related_inputs(vault, note_id, every_word=True)
@@ -231,7 +212,7 @@ def found_by_mentions(vault: Vault, note_id: str, target: str, original: str) ->
     from vaultmem.check.mentions import mentions_of, names_of
 
     names = {name.casefold() for name in names_of(vault, target)}
-    said = {words_of(link).casefold() for link in linked_links(vault, note_id, target, original)}
+    said = {shown(link).casefold() for link in linked_links(vault, note_id, target, original)}
     listed = any(m.source == note_id for m in mentions_of(vault, target))
     offered = any(f"[[{target}]]" in f.message for f in mention_findings(vault, [note_id]))
     return {"named": bool(said & names), "listed": listed, "offered": offered}
@@ -374,7 +355,7 @@ def tuned_table(samples: list[Sample], tuned: dict[str, Any], sizes: dict[str, i
     return rows
 
 
-def linked_notes(vault: Vault) -> int:
+def linked_count(vault: Vault) -> int:
     """How many notes link or are linked by another note."""
     graph = vault.graph.to_undirected(as_view=True)
     return sum(1 for i in vault.notes if any(n in vault.notes and n != i for n in graph[i]))
@@ -447,7 +428,7 @@ def gather(args: argparse.Namespace
             copy = Path(folder) / source.name
             shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"))
             vault = Vault(copy)
-            sizes[source.name] = linked_notes(vault)
+            sizes[source.name] = linked_count(vault)
             began = time.perf_counter()
             fit = tune_related(vault)
             tuned[source.name] = {"weights": list(fit.weights), "chosen": fit.chosen,

@@ -33,7 +33,7 @@ def found_share(held: Sequence[Held], weights: Weights) -> float:
     >>> found_share(held, WEIGHTS), found_share(held, Weights(adamic=0.0, text=0.0))
     (1.0, 0.0)
     """
-    return sum(_hit(h, weights) for h in held) / len(held) if held else 0.0
+    return _found([_contenders(h) for h in held], weights) / len(held) if held else 0.0
 
 
 def fit_weights(held: Sequence[Held], *, starts: Sequence[Weights] = (WEIGHTS,)) -> Weights:
@@ -59,19 +59,6 @@ def ascended(value_of: Callable[[Weights], float], start: Weights) -> Weights:
         if not moved:
             break
     return best
-
-
-def _hit(held: Held, weights: Weights) -> float:
-    """1 when the target is in the top 10, a share of it when tied across the tenth place."""
-    if held.target not in held.candidates:
-        return 0.0
-    mine = round(weights.score(held.candidates[held.target]), 9)
-    if mine <= 0:
-        return 0.0
-    scores = [round(weights.score(e), 9) for e in held.candidates.values()]
-    above = sum(s > mine for s in scores)
-    tied = sum(s == mine for s in scores)
-    return max(0, min(tied, TOP - above)) / tied
 
 
 class Contenders(NamedTuple):
