@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem import launch
 from vaultmem.index.freshness.watcher_answer import socket_path, watcher_vouches
 from vaultmem.live.forked import request_of
-from vaultmem.locations import GO, NOT_HERE, PACKAGE, RUN, code_marker, keeper_line
+from vaultmem.locations import GO, NOT_HERE, PACKAGE, READY, RUN, code_marker, keeper_line
 from vaultmem.vault import Vault
 
 from .test_conflicts import LABELLED
@@ -138,17 +139,37 @@ def test_an_asker_that_gave_up_before_go_gets_nothing_run(keeping: Path) -> None
     read_end, write_end = os.pipe()
     with _ask_raw(keeping, ["show", "People/Ana"], write_end) as client:
         os.close(write_end)
-        assert keeper_line(client).startswith(b"pid ")
+        assert {keeper_line(client)[:4], keeper_line(client)} == {b"pid ", READY}
     with os.fdopen(read_end, "rb") as output:  # every write end closes as the fork exits
         assert output.read() == b""
     read_end, write_end = os.pipe()
     with _ask_raw(keeping, ["show", "People/Ana"], write_end) as client:
         os.close(write_end)
-        assert keeper_line(client).startswith(b"pid ")
+        assert {keeper_line(client)[:4], keeper_line(client)} == {b"pid ", READY}
         client.sendall(GO)
         assert keeper_line(client) == b"exit 0\n"
     with os.fdopen(read_end, "rb") as output:
         assert b"People/Ana" in output.read()
+
+
+@pytest.mark.parametrize("order", [("pid", "ready"), ("ready", "pid")])
+def test_a_fork_ready_in_either_order_is_told_go(order: tuple[str, str]) -> None:
+    asker, keeper = socket.socketpair()
+    with asker, keeper:
+        said = {"pid": b"pid 4242\n", "ready": READY}
+        keeper.sendall(b"".join(said[line] for line in order))
+        assert launch._started(asker) == 4242
+
+
+def test_a_fork_stuck_before_it_is_ready_is_killed_and_the_asker_runs_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(launch, "READY_SECONDS", 0.2)
+    stuck = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    asker, keeper = socket.socketpair()
+    with asker, keeper:
+        keeper.sendall(f"pid {stuck.pid}\n".encode())  # and the fork never says it is ready
+        assert launch._started(asker) is None
+    assert stuck.wait(timeout=30) == -9
 
 
 def test_a_keeper_serves_and_keeps_only_the_code_it_started_with(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ sure its index is current leaves the command to this process, and nothing is los
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from .locations import (
     GO,
     KEEPER_SOCKET,
     NOT_HERE,
+    READY,
     RUN,
     code_marker,
     hoisted,
@@ -30,6 +32,7 @@ from .locations import (
 SERVED = frozenset({"show", "search", "related", "context", "scan", "lint", "conflicts",
                     "graph"})
 ASK_SECONDS = 5.0  # a keeper that does not take the command by then is left alone
+READY_SECONDS = 10.0  # a fork that is not ready by then is stuck (seen after fork under faketime)
 
 
 def main() -> None:
@@ -86,11 +89,23 @@ def _request(argv: list[str]) -> bytes:
 
 
 def _started(keeper: socket.socket) -> int | None:
-    """The pid of the keeper's fork running the command, None when it left it to us."""
-    line = keeper_line(keeper)
-    if line == NOT_HERE or not line.startswith(b"pid "):
+    """The pid of the keeper's fork running the command once the fork is ready for GO; None
+    when the keeper left it to us, or the fork did not get ready in time (it is killed, so
+    that the command runs here and never twice)."""
+    first = keeper_line(keeper)
+    if first == NOT_HERE:
         return None
-    return int(line[4:])
+    keeper.settimeout(READY_SECONDS)
+    try:  # the keeper's "pid N" and the fork's READY come in either order
+        both = {first, keeper_line(keeper)}
+    except OSError:
+        both = {first}
+    pid = next((int(line[4:]) for line in both if line.startswith(b"pid ")), None)
+    if pid is not None and READY not in both:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        return None
+    return pid
 
 
 def _exit_code(keeper: socket.socket, pid: int) -> int:

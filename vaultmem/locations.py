@@ -14,10 +14,10 @@ if TYPE_CHECKING:
 
 KEEPER_SOCKET = "watcher.sock"  # in the index's folder: where a vault's keeper answers
 # A command asks the keeper with RUN and a JSON line, its streams passed along; the keeper
-# answers NOT_HERE (run it yourself), or forks and says "pid N"; the asker answers GO (from
-# then on the fork, not the asker, runs the command: one of them, never both), and the keeper
-# says "exit CODE" when the fork ends.
-RUN, NOT_HERE, GO = b"run\n", b"no\n", b"go\n"
+# answers NOT_HERE (run it yourself), or forks and says "pid N" and the fork READY; the
+# asker answers GO (from then on the fork, not the asker, runs the command: one of them, never
+# both), and the keeper says "exit CODE" when the fork ends.
+RUN, NOT_HERE, READY, GO = b"run\n", b"no\n", b"ready\n", b"go\n"
 PACKAGE = Path(__file__).resolve().parent
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 from ..index.freshness.watcher_answer import trusted
-from ..locations import GO, keeper_line
+from ..locations import GO, READY, keeper_line
 from ..vault import Vault
 
 
@@ -86,6 +86,7 @@ def _child(request: dict[str, Any], fds: list[int], command_line: CommandLine,
     its command; if it gave up waiting, run nothing."""
     client.settimeout(GO_SECONDS)
     try:
+        client.sendall(READY)
         go = keeper_line(client) == GO
     except OSError:
         go = False
