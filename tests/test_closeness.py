@@ -70,9 +70,9 @@ def test_a_common_word_titling_a_note_does_not_make_a_question_close(vault: Vaul
 
 def test_terms_weigh_by_rarity_and_a_lone_unheld_cjk_pair_weighs_nothing(vault: Vault) -> None:
     _ = vault.notes  # the index is made
-    weights, unheld = term_weights(vault.store, "good lasagna")
+    weights, unheld, _ = term_weights(vault.store, "good lasagna")
     assert unheld == ["\"lasagna\""] and weights['"lasagna"'] > weights['"good"'] > 0
-    cjk, _ = term_weights(vault.store, "线性变换的核是什么")
+    cjk, _, _ = term_weights(vault.store, "线性变换的核是什么")
     assert cjk['"核是"'] == 0.0 and cjk['"线性"'] > 0  # the edge of two words
     held = terms_held(vault.store, weights, [("Cooking", 0), ("Work", 0), ("Dogs", 0)])
     assert held == {("Cooking", 0): {'"good"'}, ("Work", 0): {'"good"'}}

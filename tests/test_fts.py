@@ -256,3 +256,35 @@ def test_ten_thousand_passages(db: sqlite3.Connection) -> None:
     assert all({"w40", "w900", "w3000"} & set(hit.text.split()) for hit in hits)
     assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
     assert db.execute("SELECT count(*) FROM passages").fetchone() == (10_000,)
+
+
+def test_notation_is_no_words_of_a_passage_and_its_heading_is(db: sqlite3.Connection) -> None:
+    """Math, long code spans, URLs and attached files' names are not searched; a code block is,
+    with its headings; the passage shown is the text as written."""
+    fts.add(db, "Sets.md", [
+        _passage("Union: $A \\cup B$, see https://example.org/world-cup", ("Sets",)),
+        Passage("$$\\bigcup_i A_i$$", "math", ("Sets",), 2, 2, None),
+        Passage("final = cup(world)", "code", ("Sets",), 3, 3, None),
+        _passage("[[Pasted image 2018 final.png]] and `git rebase --onto main topic`", (), 4),
+        _passage("We keep one SQLite file per vault.", ("Architecture", "Stack (ADR-0001)"), 5)])
+    assert _texts(db, "world cup 2018 final") == ["final = cup(world)"]  # the block's code
+    assert [hit.body for hit in fts.candidates(db, "world cup")] == [0.0]  # not its prose
+    assert _texts(db, "rebase") == []
+    assert _texts(db, "union") == ["Union: $A \\cup B$, see https://example.org/world-cup"]
+    hits = fts.candidates(db, "stack")  # by its heading, not its words
+    assert [(hit.text, hit.body) for hit in hits] == [("We keep one SQLite file per vault.", 0)]
+    fts.remove(db, ["Sets.md"])  # the forms removed are the forms added
+    assert db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'union OR "
+                      "stack OR sets'").fetchone() == (0,)
+
+
+def test_a_question_in_another_language_meets_its_word_forms(db: sqlite3.Connection) -> None:
+    """A Spanish question's words meet their other forms (Snowball's Spanish stems, not
+    English ones) and its common words (la, el, sobre) are no search terms."""
+    fts.add(db, "Notas/Cobro.md", [_passage("Decidimos cobrar por documento procesado."),
+                                    _passage("La reunión fue larga.", line=2)])
+    assert fts.match_terms("¿Qué decidieron sobre la reunión?") == ['"decid"*', '"reunión"']
+    assert _texts(db, "¿Qué decidieron sobre el precio?") == [
+        "Decidimos cobrar por documento procesado."]
+    assert fts.match_terms("What did they decide about la reunión?") == [
+        '"decide"', '"la"', '"reunión"']

@@ -20,13 +20,14 @@ from .conftest import ROOT
 # folder or top-level module fails the test until it is placed here.
 LAYERS = {
     # base: plain types, errors, the clock, settings, note names, credentials, search words,
-    # who calls (caller)
+    # who calls (caller), the language of a question (languages)
     "vaultmem": 0,  # __init__.py: __version__ and the lazy re-exports
     "vaultmem.errors": 0, "vaultmem.model": 0, "vaultmem.moment": 0, "vaultmem.clock": 0,
     "vaultmem.config": 0, "vaultmem.names": 0, "vaultmem.secrets": 0, "vaultmem.text": 0,
     "vaultmem.similar_names": 0, "vaultmem.regular_files": 0,
     "vaultmem.ignored": 0, "vaultmem.semantic_config": 0, "vaultmem.locations": 0,
     "vaultmem.folders": 0, "vaultmem.access_tokens": 0, "vaultmem.caller": 0,
+    "vaultmem.languages": 0,
     "vaultmem.read": 1,  # file text -> records, facts as a note states them (pure)
     "vaultmem.index": 2,  # the SQLite index and what is made at index time (search documents)
     "vaultmem.graph": 3, "vaultmem.vault": 3,  # the Vault composes the index and the graph

@@ -17,7 +17,7 @@ from vaultmem.errors import ConfigError
 from vaultmem.index import embedder
 from vaultmem.index.vector_sync import Embedded
 from vaultmem.recall.context.build import build_context
-from vaultmem.recall.meaning import embed_vault
+from vaultmem.recall.meaning import embed_vault, near_text
 from vaultmem.recall.related.notes import related_notes
 from vaultmem.recall.search import search
 from vaultmem.vault import Vault
@@ -74,6 +74,24 @@ def test_a_question_about_nothing_in_the_vault_finds_nothing_by_meaning(tmp_path
     root = make(tmp_path / "v")
     embed_vault(Vault(root))
     assert search(Vault(root), "quantum chromodynamics on a lattice") == []
+
+
+@needs_model
+def test_a_model_is_used_only_on_the_languages_it_reads(tmp_path: Path) -> None:
+    """An English model finds nothing for a question in Spanish, nor a passage in Spanish;
+    ``languages = ["any"]`` (a multilingual model) lets it read every text."""
+    root = make(tmp_path / "v")
+    (root / "People" / "Lucia.md").write_text(
+        "# Lucia\n\nLucia toma una taza de té verde cada mañana.\n", encoding="utf-8")
+    embed_vault(Vault(root))
+    assert [n.passage.note for n in near_text(Vault(root), QUESTION)][:1] == ["People/Priya"]
+    assert "People/Lucia" not in {n.passage.note for n in near_text(Vault(root), QUESTION)}
+    assert near_text(Vault(root), "¿Qué bebida caliente toma por la mañana?") == []
+    config = root / ".vaultmem" / "config.toml"
+    config.write_text(config.read_text(encoding="utf-8") + 'languages = ["any"]\n',
+                      encoding="utf-8")
+    assert "People/Lucia" in {n.passage.note for n in near_text(Vault(root), QUESTION)}
+    assert near_text(Vault(root), "¿Qué bebida caliente toma por la mañana?") != []
 
 
 @needs_model
@@ -203,6 +221,8 @@ def test_an_unknown_model_name_is_refused_clearly(tmp_path: Path) -> None:
     ('modle = "x"', "unknown [semantic] setting 'modle'"),
     ("model = 3", "model must be a string"),
     ("min_cosine = 1", "min_cosine must be a number from -1 to below 1"),
+    ('languages = ["klingon"]', "languages must be a list of what the model reads"),
+    ('languages = "english"', "languages must be a list of what the model reads"),
 ])
 def test_bad_semantic_settings_are_refused(tmp_path: Path, settings: str, message: str) -> None:
     root = make(tmp_path / "v", settings)

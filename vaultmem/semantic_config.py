@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .languages import COMMON_WORDS
 
-KEYS = {"model", "weight", "search_weight", "threads", "model_file", "pooling", "min_cosine"}
+KEYS = {"model", "weight", "search_weight", "threads", "model_file", "pooling", "min_cosine",
+        "languages"}
+LANGUAGES = ("any", *COMMON_WORDS)  # what a model may be said to read
 POOLINGS = ("mean", "cls")
 
 
@@ -25,6 +28,7 @@ class Semantic:
     model_file: str = "model.onnx"  # within ``folder``
     pooling: str = "mean"  # how a folder's model turns token vectors into one
     min_cosine: float = 0.2  # a question nearer no passage than this finds none by meaning
+    languages: tuple[str, ...] = ("english",)  # what the model reads ("any": a multilingual one)
 
     @property
     def on(self) -> bool:
@@ -57,7 +61,17 @@ def semantic_settings(data: Any, path: Path, root: Path) -> Semantic:
     if isinstance(floor, bool) or not isinstance(floor, int | float) or not -1 <= floor < 1:
         raise ConfigError(f"{path}: [semantic] min_cosine must be a number from -1 to below 1")
     return Semantic(model.strip(), _folder(model.strip(), root), weight, search_weight,
-                    threads, model_file, pooling, float(floor))
+                    threads, model_file, pooling, float(floor), _languages(data, path))
+
+
+def _languages(data: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """The ``languages`` setting: the languages the model reads."""
+    value = data.get("languages", list(Semantic.languages))
+    if not isinstance(value, list) or not value or any(v not in LANGUAGES for v in value):
+        raise ConfigError(f'{path}: [semantic] languages must be a list of what the model reads '
+                          f'(["english"], or ["any"] for a multilingual model), from: '
+                          + ", ".join(LANGUAGES))
+    return tuple(value)
 
 
 def _weight(data: dict[str, Any], key: str, path: Path) -> float:

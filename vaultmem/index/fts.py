@@ -2,25 +2,29 @@
 
 Functions take the connection and leave the transaction to the caller (nothing here commits).
 
-- Search form: what FTS5 indexes is the passage text and, as a second column, the note's title
-  with the heading path (none holds a credential: passages come here
+- Search form: what FTS5 indexes is the passage's words (its prose: :mod:`.passage_words`)
+  and, as a second column, the note's title with the heading path and a code block's text
+  (none holds a credential: passages come here
   :func:`~vaultmem.read.note_passages.without_secrets`), both NFKC-normalised and with every
   run of CJK characters (Han, kana, Hangul) written as overlapping two-character tokens plus
-  its last character alone
-  (``函数的极限`` -> ``函数 数的 的极 极限 限``). unicode61 (``remove_diacritics 2``, so case and
-  accents fold) reads a CJK run as one token and trigram cannot match two characters; bigrams
-  match any two-character word inside a run, and every character starts some token, so a
-  one-character query works as a prefix query. The porter stemmer wraps unicode61, so word forms
-  meet (``deciding`` and ``decided``); it leaves words other than English ones as they are, so
-  a query's Cyrillic word of six letters or more is a prefix without its last two
-  (``внешним`` -> ``внешн*`` meets ``внешние``).
+  its last character alone (``函数的极限`` -> ``函数 数的 的极 极限 限``). unicode61
+  (``remove_diacritics 2``, so case and accents fold) reads a CJK run as one token and
+  trigram cannot match two characters; bigrams match any two-character word inside a run, and
+  every character starts some token, so a one-character query works as a prefix query. The
+  porter stemmer wraps unicode61, so word forms meet (``deciding`` and ``decided``); it reads
+  English only, so a question in another language
+  (:func:`vaultmem.languages.question_language`) has each word searched as a prefix of its
+  Snowball stem in that language (``decidimos`` -> ``decid*`` meets ``decidir``), and else a
+  Cyrillic word of six letters or more as a prefix without its last two (``таймаут`` ->
+  ``тайма*`` meets ``таймаута``).
 - Queries are never FTS5 syntax: words (runs of letters, digits and marks) and CJK bigrams are
   each put in double quotes and joined by OR, so quotes, operators, ``*^:()-`` are only
   separators. A CJK run of three or more characters also adds the run as a phrase, which lifts
   passages holding the exact string; a one-character run is a prefix query. Words joined by
   ``-./:`` (``2023-11-08``, ``ocr-engine``) are also searched as a phrase.
 - Stopwords: very common English words (``STOPWORDS``, unless written in capitals like ``US``)
-  are dropped from a query that has other terms, and so are clitics (``Ana's``, ``don't``);
+  and those of the question's language (:mod:`vaultmem.languages`) are dropped from a query
+  that has other terms, and so are clitics (``Ana's``, ``don't``);
   their posting lists are long and bm25 gives them almost no weight. A query of only stopwords
   is searched as one phrase (``to be or not to be``): passages holding exactly that sequence,
   often none. At most ``MAX_TERMS`` distinct terms are used, the first ones.
@@ -40,7 +44,9 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..languages import common_word, question_language, stem
 from ..secrets import redact
+from .passage_words import code_words, passage_words
 from .sql import KEYS
 
 if TYPE_CHECKING:  # markdown-it, which the splitter imports, is loaded only for parsing
@@ -138,7 +144,7 @@ def passage_rows(path: str, passages: list[Passage]) -> list[tuple[Any, ...]]:
     return [(number, passage.kind, json.dumps(list(passage.headings), ensure_ascii=False),
              passage.start, passage.end, passage.block_id, passage.text,
              text_digest(meaning_form(path, passage.text)),
-             *_forms(path, passage.headings, passage.text))
+             *_forms(path, passage.kind, passage.headings, passage.text))
             for number, passage in enumerate(passages)]
 
 
@@ -178,12 +184,12 @@ def meaning_form(path: str, text: str) -> str:
 def remove(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     """Drop the passages of the notes at ``paths`` from the table and the index."""
     gone = json.dumps(sorted(paths), ensure_ascii=False)
-    rows = db.execute("SELECT id, path, headings, text FROM passages WHERE path IN "
+    rows = db.execute("SELECT id, path, kind, headings, text FROM passages WHERE path IN "
                       "(SELECT value FROM json_each(?))", (gone,)).fetchall()
     db.executemany("INSERT INTO passages_fts(passages_fts, rowid, body, heads)"
                    " VALUES ('delete', ?, ?, ?)",
-                   [(rowid, *_forms(path, tuple(json.loads(heads)), text))
-                    for rowid, path, heads, text in rows])
+                   [(rowid, *_forms(path, kind, heading_path(heads), text))
+                    for rowid, path, kind, heads, text in rows])
     db.executemany("DELETE FROM passage_store WHERE id = ?", [(row[0],) for row in rows])
 
 
@@ -221,12 +227,14 @@ def search_form(text: str) -> str:
                    text)
 
 
-def _forms(path: str, headings: tuple[str, ...], text: str) -> tuple[str, str]:
-    """The two indexed columns of a passage: its text, and its note's title with its headings
-    (a credential in the title redacted: the built-in kinds only, so that :func:`remove`
-    always makes the forms :func:`add_rows` indexed)."""
+def _forms(path: str, kind: str, headings: tuple[str, ...], text: str) -> tuple[str, str]:
+    """The two indexed columns of a passage: its words (:func:`.passage_words.passage_words`),
+    and its note's title with its headings and a code block's text (a credential in the title
+    redacted: the built-in kinds only, so that :func:`remove` always makes the forms
+    :func:`add_rows` indexed)."""
     title = redact(path.rsplit("/", 1)[-1].removesuffix(".md"))
-    return search_form(text), search_form("\n".join((title, *headings)))
+    return (search_form(passage_words(kind, text)),
+            search_form("\n".join((title, *headings, code_words(kind, text)))))
 
 
 @functools.cache
@@ -246,16 +254,19 @@ def match_expression(query: str) -> str | None:
 
 
 def match_terms(query: str) -> list[str]:
-    """A user's ``query`` as FTS5 terms, each quoted: its words but common ones (all of them,
-    as one phrase, when every word is common), CJK bigrams and runs, joined words as phrases."""
+    """A user's ``query`` as FTS5 terms, each quoted: its words but common ones (English ones
+    and those of the question's language; all of them, as one phrase, when every word is
+    common), CJK bigrams and runs, joined words as phrases."""
     query = CLITIC.sub("", query)
     words, cjk_terms = _query_terms(query)
-    kept = [word for word in words if word.lower() not in STOPWORDS or _acronym(word)]
+    language = question_language(query)
+    kept = [word for word in words if not (word.lower() in STOPWORDS
+                                           or common_word(word, language)) or _acronym(word)]
     if not kept and not cjk_terms:  # a phrase of common words ("The Who"): a short one
         return [_quote(" ".join(words[:COMMON_PHRASE_WORDS]))] if words else []
     phrases = [_quote(" ".join(_words(joined))) for joined in JOINED.findall(query)]
     unique: dict[str, str] = {}
-    for term in [_inflected(word) for word in kept] + cjk_terms + phrases:
+    for term in [_inflected(word, language) for word in kept] + cjk_terms + phrases:
         unique.setdefault(term.lower(), term)
     return list(unique.values())[:MAX_TERMS]
 
@@ -309,14 +320,20 @@ def _word_char(char: str) -> bool:
     return category[0] in "LNM" or category == "Co"
 
 
-def _inflected(word: str) -> str:
-    """``word`` as an FTS5 term; a Cyrillic word of ``ENDINGS_FROM`` letters or more as a
-    prefix without its last two letters, which meets its other endings (the porter stemmer
-    reads English only).
+def _inflected(word: str, language: str = "english") -> str:
+    """``word`` as an FTS5 term: a prefix query of its stem in the question's ``language``
+    (:func:`~vaultmem.languages.stem`), which meets its other forms the index's porter stemmer
+    (English only) leaves apart; else a Cyrillic word of ``ENDINGS_FROM`` letters or more as a
+    prefix without its last two letters; else the word.
 
     >>> _inflected("внешним"), _inflected("таймаут"), _inflected("Как"), _inflected("timeouts")
     ('"внешн"*', '"тайма"*', '"Как"', '"timeouts"')
+    >>> _inflected("decidimos", "spanish"), _inflected("Ana", "spanish")
+    ('"decid"*', '"Ana"')
     """
+    found = stem(word, language)
+    if found is not None:
+        return _quote(found) + "*"
     if len(word) >= ENDINGS_FROM and CYRILLIC.search(word):
         return _quote(word[:-2]) + "*"
     return _quote(word)

@@ -9,7 +9,8 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from .html import Edit, code_span_end
+from .code_spans import code_span_end
+from .html import Edit
 from .shown import edited, shown_syntax
 
 MAX_CHARS = 1200

@@ -25,7 +25,8 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from .html import Edit, html_edits, protected
+from .code_spans import protected
+from .html import Edit, html_edits
 from .inline import split_wikilink
 
 IMAGE_SIZE = re.compile(r"\|\s*\d+(?:x\d+)?\s*(?=\]$)")  # ``![alt|150](x)``: a width

@@ -28,6 +28,7 @@ from ..index.embedder import INSTALL, Embedder, load_embedder
 from ..index.lookup import StoredPassage, digests_of, passages_of_texts
 from ..index.vector_sync import Embedded, embed_passages
 from ..index.vectors import Matrix, VectorStore, nearest
+from ..languages import written_in
 from ..vault import Vault
 
 if TYPE_CHECKING:
@@ -113,9 +114,10 @@ def embed_vault(vault: Vault) -> Embedded:
 
 
 def near_text(vault: Vault, text: str, *, limit: int = CANDIDATES) -> list[Near]:
-    """The passages nearest ``text`` in meaning, best first (none when semantic is off)."""
+    """The passages nearest ``text`` in meaning, best first (none when semantic is off, or
+    for a text in a language the model does not read: its ``languages`` setting)."""
     found = loaded(vault)
-    if found is None or not text.strip():
+    if found is None or not written_in(text, vault.config.semantic.languages):
         return []
     key = ("query vector", found.embedder.identity, text)
     if key not in vault.derived:  # a question is embedded once
@@ -151,11 +153,14 @@ def _mean(matrix: Matrix, digests: set[bytes]) -> np.ndarray | None:
 
 
 def _passages(vault: Vault, ranked: list[tuple[bytes, float]]) -> list[Near]:
-    """The passages of the ranked texts, each scored between the least and the most similar;
-    none when even the most similar is under the ``min_cosine`` setting."""
+    """The passages of the ranked texts, each scored between the least and the most similar,
+    but those in a language the model does not read; none when even the most similar is under
+    the ``min_cosine`` setting."""
     if not ranked or ranked[0][1] < vault.config.semantic.min_cosine:
         return []
     low, high = ranked[-1][1], ranked[0][1]
     texts = passages_of_texts(vault.store, [digest for digest, _ in ranked])
+    reads = vault.config.semantic.languages
     return [Near(passage, (cosine - low) / (high - low) if high > low else 1.0, cosine)
-            for digest, cosine in ranked for passage in texts.get(digest, [])]
+            for digest, cosine in ranked for passage in texts.get(digest, [])
+            if written_in(passage.text, reads)]

@@ -18,10 +18,12 @@ from ..text import cjk_runs
 
 
 class TermWeights(NamedTuple):
-    """A question's search terms with their weights, and those no passage holds."""
+    """A question's search terms with their weights, those no passage holds, and how many
+    passages the vault has."""
 
     weights: dict[str, float]
     unheld: list[str]
+    passages: int = 0
 
 
 def term_weights(store: Store, question: str) -> TermWeights:
@@ -38,7 +40,7 @@ def term_weights(store: Store, question: str) -> TermWeights:
                math.log(1 + (total - n + 0.5) / (n + 0.5))
                for at, (term, n) in enumerate(zip(terms, held, strict=True))}
     return TermWeights(weights, [t for t, n in zip(terms, held, strict=True)
-                                 if not n and weights[t]])
+                                 if not n and weights[t]], total)
 
 
 def _edge(terms: list[str], held: list[int], at: int) -> bool:

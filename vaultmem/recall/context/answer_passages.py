@@ -85,6 +85,7 @@ class Answer(NamedTuple):
     passages: list[Scored]
     closest: Closeness
     left_out: int = 0
+    weights: dict[str, float] = {}  # noqa: RUF012 (never changed) each search term's weight
 
 
 def relevant_passages(vault: Vault, question: str, *, today: dt.date,
@@ -128,7 +129,7 @@ def answer(vault: Vault, question: str, *, today: dt.date,
                           {(n.passage.note, n.passage.number): n.cosine for n in meant}, anchored,
                           close=closest.close)
     return Answer([_explained(s, weigh, own, held) for s in floored.kept], closest,
-                  floored.left_out)
+                  floored.left_out, weights.weights)
 
 
 def _explained(found: Scored, weigh: _Weights, own: OwnScores,
@@ -150,7 +151,7 @@ def _explained(found: Scored, weigh: _Weights, own: OwnScores,
             reasons += [f"age x{value:.2f}"] if value < 0.995 else []
         elif value:
             reasons.append(f"{name} {value:+.2f}")
-    return found._replace(reasons=(*reasons, *found.reasons))
+    return found._replace(reasons=(*reasons, *found.reasons), held=frozenset(held.get(key, ())))
 
 
 def _with_followers(vault: Vault, hits: list[PassageHit], meant: list[Near],

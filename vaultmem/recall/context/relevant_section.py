@@ -9,9 +9,11 @@ from typing import NamedTuple
 from ...index.lookup import facets, linked_from_lines, passages
 from ...text import search_terms
 from ...vault import Vault
-from .answer_passages import Answer, answer
+from .answer_passages import FILING_REASON, LABEL_REASON, Answer, answer
 from .candidates import ContextItem, neighbour_items, overlap, section_link
 from .judged import judged, pointer_items
+from .periods import query_periods
+from .restated import later_first
 from .scored import Scored
 
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
@@ -33,7 +35,8 @@ class Asked(NamedTuple):
 def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str | None,
                    budget: int, today: dt.date, *, fill: bool = False) -> Asked:
     """The passages that answer the question (those :mod:`.judged` shows, or with ``fill``
-    every one found, and lines naming the notes of those left out) and those of the note asked
+    every one found, the latest of a thing said again first (:mod:`.restated`), and lines
+    naming the notes of those left out) and those of the note asked
     for (or the notes an agent links), the notes they link, and how close the answer came."""
     items: list[ContextItem] = []
     linked: set[str] = set()
@@ -52,6 +55,9 @@ def relevant_items(vault: Vault, query: str | None, note: str | None, agent: str
             vault.store, {s.passage.note for s in found.passages}).items()
             if facet.type == "daily")
         shown, left = judged(found.passages, budget, fill=fill, days=days)
+        if not query_periods(query, today):  # "what happened in May" asks of May
+            shown = later_first(shown, found.weights, days=days,
+                                label_reasons=frozenset({LABEL_REASON, FILING_REASON}))
         vault.index.notes.read(sorted({s.passage.note for s in shown} - days))  # one batch
         items += [passage_item(scored, "" if scored.passage.note in days else
                                _place(vault, scored)) for scored in shown]

@@ -7,6 +7,7 @@ import re
 
 from ..token_budget import counter
 from .candidates import ContextItem
+from .restated import EARLIER
 
 # (key, title, floor share of the budget, weight when sharing what is left)
 SECTIONS = [("core", "Core memory", 0.12, 1.5), ("now", "Now", 0.10, 2.0),
@@ -36,11 +37,14 @@ def reasons_shown(items: list[ContextItem]) -> str:
 
 
 def item_line(item: ContextItem) -> str:
-    """``- text (source)``, continuation lines indented; code fenced, its source below it."""
+    """``- text (source)``, continuation lines indented; code fenced, its source below it; a
+    passage said earlier than another on the same thing says so after its source."""
+    source = item.cite + "".join(f", {reason}" for reason in item.reasons
+                                 if reason.startswith(EARLIER))
     if item.kind == "code":
         fence = "`" * max([3, *(len(run) + 1 for run in re.findall("`+", item.text))])
-        return f"- {fence}\n  " + item.text.replace("\n", "\n  ") + f"\n  {fence}\n  ({item.cite})"
-    return "- " + item.text.replace("\n", "\n  ") + f" ({item.cite})"
+        return f"- {fence}\n  " + item.text.replace("\n", "\n  ") + f"\n  {fence}\n  ({source})"
+    return "- " + item.text.replace("\n", "\n  ") + f" ({source})"
 
 
 def render(header: str, items: list[ContextItem]) -> str:

@@ -17,6 +17,7 @@ class Scored(NamedTuple):
     score: float
     date: str  # its note's date, "" when none
     reasons: tuple[str, ...] = ()  # what makes its score, for people (``context --explain``)
+    held: frozenset[str] = frozenset()  # the question's search terms it holds
 
 
 def best_first(found: Scored) -> tuple[float, str, int]:
