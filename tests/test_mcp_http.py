@@ -117,6 +117,8 @@ CALLS: dict[str, dict[str, Any]] = {
     "learn": {"kind": "correction", "text": "Send the token", "pattern_key": "http.token",
               "agent": "Rafael"},
     "now": {"action": "add", "text": "Serve memory over HTTP"},
+    "rename": {"note": "Invoice Inbox", "new": "Invoice Inbox (HTTP)", "dry_run": False},
+    "merge": {"keep": "Lucy Tan", "old": "Marco Diaz"},  # a dry run, as agents get by default
 }
 
 
@@ -136,6 +138,9 @@ def test_every_tool_over_http_with_a_write_token(sample: Path, tokens: tuple[Pat
     assert "Lucy Tan" in answers["show"]
     assert "Checked the OCR pipeline over HTTP." in (sample / "Daily/2026-11-29.md").read_text()
     assert "Europe/Lisbon" in (sample / "People/Lucy Tan.md").read_text()
+    assert (sample / "Projects/Invoice Inbox (HTTP).md").is_file()
+    assert json.loads(answers["merge"])["written"] is False
+    assert (sample / "People/Marco Diaz.md").is_file()
 
 
 def test_a_read_token_reads_and_neither_sees_nor_calls_a_writing_tool(

@@ -50,6 +50,8 @@ DRY_RUNS = {
     "archive": ["archive", NOTE], "forget": ["forget", NOTE, "--force"],
     "resolve": ["resolve", "fact-conflict:00000000", "--auto"], "kpi": ["kpi", "Reading", "3"],
     "ignore": ["ignore", "--kind", "orphan"],
+    "rename": ["rename", NOTE, "Evergreen notes"],
+    "merge": ["merge", NOTE, "Minimal Theme"], "undo": ["undo"],
 }
 WRITERS = {"sync", "restore", "import", "watch", "mcp"}  # write only; tested elsewhere
 NO_VAULT = {"token"}  # opens no vault: writes the tokens file outside it (tests/test_tokens.py)
@@ -99,7 +101,7 @@ def test_dry_runs_leave_the_real_vault_untouched(corpus: Path, args: list[str]) 
     assert snapshot(corpus) == before
 
 
-NO_CLOCK = {"archive", "forget", "resolve", "capture"}
+NO_CLOCK = {"archive", "forget", "resolve", "capture", "rename", "merge", "undo"}
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=NO_CORPORA)

@@ -69,6 +69,18 @@ class IndexBusy(VaultmemError):
     """The index database stayed locked by another vaultmem process past the busy timeout."""
 
 
+class ChangedMeanwhile(VaultmemError):
+    """A note was changed by someone else after a change to several notes was planned."""
+
+
+class NothingToUndo(VaultmemError):
+    """The History holds no change that can still be undone."""
+
+
+class RenameRefused(VaultmemError):
+    """A rename or merge would lose or break something; nothing was changed."""
+
+
 def missing_dependency(exc: ImportError) -> MissingDependency:
     """The error for a package vaultmem needs that this Python lacks, with the install fix."""
     package = PACKAGES.get((exc.name or "").split(".")[0], exc.name or str(exc))
@@ -76,3 +88,4 @@ def missing_dependency(exc: ImportError) -> MissingDependency:
         f"{package}, which vaultmem needs, is not installed in this Python ({sys.executable}): "
         f"install vaultmem with its dependencies there ({sys.executable} -m pip install "
         "vaultmem, or -e . in a checkout), or run the vaultmem of the environment that has them")
+

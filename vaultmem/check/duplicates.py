@@ -5,7 +5,8 @@ No all-pairs comparison over the vault: titles are blocked by type and their fir
 and rapidfuzz compares titles only within a block; only the pairs it finds are read. Alike
 titles alone are no evidence (``Biology/Cell`` and ``Physics/Cell``, a page and its
 translation): a pair is reported when the notes' words are mostly the same, or one's alias
-names the other. Flagged only; vaultmem never merges notes.
+names the other. Flagged only: the finding names the ``vaultmem merge`` that would join them
+(run by a person or an agent, dry run first; nothing is merged on its own).
 """
 
 from __future__ import annotations
@@ -216,7 +217,8 @@ def _duplicate(first: str, second: str, score: float, why: str = "") -> Finding:
     same = loose_key(titles[0]) == loose_key(titles[1])  # one name in two folders: a skeleton
     return Finding(finding_id("duplicate", first, second), "duplicate", [first, second],
                    f"[[{first}]] and [[{second}]] look like the same entry ({why})",
-                   "merge them by hand, or rename one; vaultmem never merges notes", None,
+                   f'merge one into the other: vaultmem merge "{first}" "{second}" --dry-run '
+                   "(or rename one if they are two entries)", None,
                    "ask the user", None, [f"[[{first}]]", f"[[{second}]]"],
                    shape=f"a note named {loose_key(titles[0])!r} in each of several folders"
                    if same else "")

@@ -71,6 +71,7 @@ COMMANDS = {
     "learn": "learning", "capture": "learning", "reflect": "learning",
     "watch": "live", "mcp": "live", "export": "exchange", "import": "exchange",
     "token": "access",
+    "rename": "moves", "merge": "moves", "undo": "moves",
 }
 
 

@@ -86,6 +86,13 @@ def linked_by_name(store: Store, name: str) -> bool:
                             (link_name(name),)))
 
 
+def sources_naming(store: Store, name: str) -> list[str]:
+    """Ids of the notes with a link written to the file name ``name`` (resolved or not),
+    sorted: those whose links a new note of that name may take."""
+    return [row[0] for row in store.query(
+        "SELECT DISTINCT source FROM links WHERE name = ? ORDER BY source", (link_name(name),))]
+
+
 def linked_into(store: Store, folder: str) -> bool:
     """True when a note outside ``folder`` links a note inside it (the vault reaches it)."""
     inside = f"{folder}/"

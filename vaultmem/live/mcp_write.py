@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 from ..caller import LOCAL, Caller, LinkPolicy
 from ..write import entries, facts, journal
 from ..write.link_review.review import review_data, review_links
+from ..write.merge import merge
+from ..write.rename import rename
 from .mcp_tools import (
     Body,
     DryRun,
@@ -21,6 +23,9 @@ from .mcp_tools import (
     moment,
     writing,
 )
+
+FirstDry = Annotated[bool, Field(description="True (the default): return the diff it would "
+                                 "make and write nothing; false: make it.")]
 
 
 class WriteTools(Tools):
@@ -192,3 +197,28 @@ class WriteTools(Tools):
             review = review_links(vault, text, source=vault.note(note).id if note else "",
                                   policy=LinkPolicy(new=new_link, mentions=link_mentions))
             return self.out(review_data(review))
+
+    def rename(
+        self,
+        note: Annotated[str, Field(description="The note to rename or move.")],
+        new: Annotated[str, Field(description="Its new name, path, or a folder ending in /.")],
+        dry_run: FirstDry = True,
+        caller: Caller = LOCAL,
+    ) -> str:
+        """Rename or move a note and write every link to it again."""
+        with self.fresh(caller, reading=False) as vault:
+            return self.out(rename(vault, note, new, dry_run=dry_run, caller=caller).to_dict())
+
+    def merge(
+        self,
+        keep: Annotated[str, Field(description="The note that stays.")],
+        old: Annotated[str, Field(description="The note merged into it (then trashed).")],
+        redirect: Annotated[bool, Field(description="True: leave old as a note saying where "
+                                        "it went, not in the trash.")] = False,
+        dry_run: FirstDry = True,
+        caller: Caller = LOCAL,
+    ) -> str:
+        """Merge a note into another, every link to it reaching the one that stays."""
+        with self.fresh(caller, reading=False) as vault:
+            return self.out(merge(vault, keep, old, redirect=redirect, dry_run=dry_run,
+                                  caller=caller).to_dict())

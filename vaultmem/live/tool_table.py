@@ -150,6 +150,28 @@ TOOLS: dict[str, ToolInfo] = {
         ),
         writes=True,
     ),
+    "rename": ToolInfo(
+        "rename or move a note, every link to it written again",
+        "rename --json",
+        (
+            "Rename or move a note (new: a name, a path, or a folder ending in /) and rewrite "
+            "every link to it as Obsidian would, each still showing what it showed. Dry run by "
+            "default: read the diff, then call again with dry_run=false. Your token must cover "
+            "every note it touches. `vaultmem undo` puts it back."
+        ),
+        writes=True,
+    ),
+    "merge": ToolInfo(
+        "merge a duplicate note into another, nothing lost",
+        "merge --json",
+        (
+            "Merge note `old` into note `keep`: aliases, tags and list properties joined, old's "
+            "title an alias, its body under a heading, properties that disagree kept both ways "
+            "(conflicts shows them), every link to old reaching keep; old goes to the trash. Dry "
+            "run by default: read the diff, then call again with dry_run=false."
+        ),
+        writes=True,
+    ),
 }
 READ_TOOLS = tuple(name for name, tool in TOOLS.items() if not tool.writes)
 WRITE_TOOLS = tuple(name for name, tool in TOOLS.items() if tool.writes)

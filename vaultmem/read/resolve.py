@@ -99,6 +99,19 @@ class Resolver:
         """Fill in ``link.resolved`` and ``link.ambiguous``."""
         link.resolved, link.ambiguous = self.resolve(link.target, source)
 
+    def moved(self, old: str, new: str | None) -> Resolver:
+        """This resolver with note ``old`` at ``new`` instead (a rename, before it is made), or
+        gone (``new`` None: to the trash).
+
+        >>> Resolver(["a/Old", "b/New"], []).moved("a/Old", "a/New").resolve("New", "a/X")
+        ('a/New', True)
+        >>> Resolver(["a/Old", "b/Old"], []).moved("a/Old", None).resolve("Old", "a/X")
+        ('b/Old', False)
+        """
+        notes, attachments = self._sources
+        kept = [new if note == old else note for note in notes]
+        return Resolver([note for note in kept if note is not None], attachments, self.vaults)
+
     def link_text(self, source: str, target: str, style: str = "shortest") -> str:
         """The wikilink vaultmem writes in ``source`` for ``target`` (``newLinkFormat``).
 

@@ -1,0 +1,242 @@
+"""Merge one note into another, nothing lost: KEEP gets OLD's aliases, tags and list properties
+joined (never replaced), OLD's title as an alias, ``merged_from``, and OLD's body under a heading
+of its title; a property both hold with other values keeps KEEP's and gets OLD's as an inline
+field under that heading, so the note states both until someone settles it (``conflicts``
+shows it). Every link to OLD then reaches KEEP, showing what it showed, its anchors following
+the headings and blocks that moved (a block id KEEP already has is renamed). OLD goes to the
+vault's ``.trash/`` or, with ``redirect``, stays as a note that says where it went. One
+transaction of the History (:mod:`.transaction`), checked before anything is written: every
+link of every changed note reaches what it reached, OLD's note being KEEP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..caller import LOCAL, Caller
+from ..errors import RenameRefused
+from ..model import Note
+from ..read.parse import parse_note
+from ..read.resolve import Resolver
+from ..vault import Vault
+from .apply import diff_of
+from .note_file import read_text
+from .props import Value, fence_span, set_property, yaml_value
+from .relink import Relink, relinked, rewritten
+from .rename import files_data, links_to
+from .transaction import FileChange, Record, commit, in_scope
+
+TRASH = ".trash"
+MAX_LEVEL = 6  # of a Markdown heading
+LISTED = ("aliases", "tags")  # joined even when one note writes them as a single value
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A merge as planned (and made, unless a dry run): the notes, each note's change, how
+    many links were written again, the properties both held with other values, the record."""
+
+    keep: str
+    old: str
+    changes: tuple[FileChange, ...]
+    links: int
+    disagreeing: tuple[str, ...]
+    record: Record | None = None
+
+    def diff(self) -> str:
+        """Every change as a unified diff, OLD's move last."""
+        moves = "".join(f"rename {c.path} -> {c.moved_to}\n" for c in self.changes if c.moved_to)
+        return "".join(diff_of(c.final, c.before, c.after) for c in self.changes
+                       if c.after != c.before) + moves
+
+    def to_dict(self) -> dict[str, Any]:
+        """The merge as JSON: notes, links written again, properties held both ways, each
+        note changed, the record."""
+        return {"keep": self.keep, "old": self.old, "links": self.links,
+                "disagreeing": list(self.disagreeing), "files": files_data(self.changes),
+                "written": self.record is not None,
+                "record": self.record.name if self.record else None, "diff": self.diff()}
+
+
+def merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
+          dry_run: bool = False, caller: Caller = LOCAL) -> Merged:
+    """Merge note ``old`` into note ``keep`` (see the module docstring); ``caller`` must be
+    free to write every note it touches."""
+    planned = plan_merge(vault, keep, old, redirect=redirect)
+    in_scope(caller, list(planned.changes))
+    if dry_run:
+        return planned
+    record = commit(vault.root, list(planned.changes), what=f"merge {planned.old} into "
+                    f"{planned.keep}")
+    return Merged(planned.keep, planned.old, planned.changes, planned.links,
+                  planned.disagreeing, record)
+
+
+def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> Merged:
+    """The changes :func:`merge` makes; RenameRefused when a link would break."""
+    kept, gone = vault.note(keep), vault.note(old)
+    if kept.id == gone.id:
+        raise RenameRefused(f"{kept.id} cannot be merged into itself; nothing was changed")
+    renamed_ids = _renamed_blocks(kept, gone)
+    after = vault.index.resolver.moved(gone.id, None if not redirect else gone.id)
+    style = vault.config.new_link_format
+    found = links_to(vault, gone.id)
+    edits: dict[str, list[Relink]] = {}
+    for source, link in found:
+        written_in = kept.id if source == gone.id else source
+        anchor = _anchor(link.subpath, renamed_ids)
+        target = after.link_text(written_in, kept.id, style)[2:-2]
+        edits.setdefault(source, []).append(
+            Relink(link.line, link.raw, relinked(link, target, anchor=anchor)))
+    keep_text = rewritten(read_text(vault.root, kept.path) or "", edits.pop(kept.id, []))
+    old_text = read_text(vault.root, gone.path) or ""
+    moved_body = rewritten(old_text, edits.pop(gone.id, []))
+    merged, disagreeing = _merged(keep_text, kept, gone, moved_body, renamed_ids)
+    changes = [FileChange(kept.path, read_text(vault.root, kept.path) or "", merged)]
+    changes += [_relinked_change(vault, source, relinks)
+                for source, relinks in sorted(edits.items())]
+    changes.append(_old_change(vault, gone, kept, old_text, redirect))
+    _check(vault, changes, kept, gone, after)
+    return Merged(kept.id, gone.id, tuple(changes), len(found), tuple(disagreeing))
+
+
+def _renamed_blocks(kept: Note, gone: Note) -> dict[str, str]:
+    """OLD's block ids KEEP already has, each with the id it gets (``id-2``, ...)."""
+    taken = {block.id for block in kept.block_ids} | {block.id for block in gone.block_ids}
+    renamed: dict[str, str] = {}
+    for block in gone.block_ids:
+        if block.id in {b.id for b in kept.block_ids}:
+            number = 2
+            while f"{block.id}-{number}" in taken:
+                number += 1
+            renamed[block.id] = f"{block.id}-{number}"
+            taken.add(renamed[block.id])
+    return renamed
+
+
+def _anchor(subpath: str, renamed: dict[str, str]) -> str:
+    """A link's anchor into OLD as it reads in KEEP (a renamed block id followed)."""
+    if subpath.startswith("#^") and subpath[2:] in renamed:
+        return f"#^{renamed[subpath[2:]]}"
+    return subpath
+
+
+def _merged(keep_text: str, kept: Note, gone: Note, old_text: str,
+            renamed: dict[str, str]) -> tuple[str, list[str]]:
+    """KEEP's new text, and the properties both notes hold with other values."""
+    text, disagreeing, fields = keep_text, [], []
+    for key, value in gone.frontmatter.items():
+        mine = kept.frontmatter.get(key)
+        if key in kept.frontmatter and _joinable(key, mine, value):
+            joined = _joined(_listed(mine), _listed(value))
+            if joined != _listed(mine):
+                text = set_property(text, key, joined)
+        elif key not in kept.frontmatter:
+            text = set_property(text, key, value)
+        elif mine != value:
+            disagreeing.append(key)
+            fields.append(f"{key}:: {_inline(value)}")
+    aliases = _joined(_listed(kept.frontmatter.get("aliases")),
+                      [*_listed(gone.frontmatter.get("aliases")), gone.title])
+    text = set_property(text, "aliases", aliases)
+    text = set_property(text, "merged_from", _joined(
+        _listed(kept.frontmatter.get("merged_from")), [gone.id]))
+    body = _body(old_text, gone, renamed)
+    section = "\n".join([f"## {gone.title}", "", *fields, *([""] if fields else []), body])
+    return text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n", disagreeing
+
+
+def _joinable(key: str, mine: Any, theirs: Any) -> bool:
+    """Whether two values of ``key`` are joined as lists."""
+    return key in LISTED or isinstance(mine, list) or isinstance(theirs, list)
+
+
+def _listed(value: Any) -> list[Any]:
+    """A property value as a list (none: empty)."""
+    if value is None or value == "":
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _joined(first: list[Any], second: list[Any]) -> list[Value]:
+    """``first`` then what ``second`` adds, in order, each once."""
+    joined: list[Any] = []
+    for value in [*first, *second]:
+        if value not in joined:
+            joined.append(value)
+    return joined
+
+
+def _inline(value: Any) -> str:
+    """A property value as an inline field's value reads it."""
+    return ", ".join(map(str, value)) if isinstance(value, list) else yaml_value(value)
+
+
+def _body(text: str, gone: Note, renamed: dict[str, str]) -> str:
+    """OLD's text without its frontmatter and a first heading that only repeats its title, its
+    headings one level deeper (under the heading of its title), its clashing block ids
+    renamed."""
+    lines = _deeper(text.split("\n"), gone)
+    span = fence_span([line + "\n" for line in lines])
+    lines = lines[span[1] + 1:] if span else lines
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if lines and lines[0].strip() == f"## {gone.title}":
+        lines.pop(0)
+    for old_id, new_id in renamed.items():
+        lines = [line.replace(f"^{old_id}", f"^{new_id}") if line.rstrip().endswith(
+            f"^{old_id}") else line for line in lines]
+    return "\n".join(lines).strip("\n")
+
+
+def _deeper(lines: list[str], gone: Note) -> list[str]:
+    """``lines`` with each of OLD's ``#`` headings one level deeper (at most ``MAX_LEVEL``)."""
+    for heading in gone.headings:
+        at = heading.line - 1
+        marks = "#" * heading.level
+        if heading.level < MAX_LEVEL and 0 <= at < len(lines) and \
+                lines[at].lstrip().startswith(marks):
+            lines[at] = lines[at].replace(marks, marks + "#", 1)
+    return lines
+
+
+def _relinked_change(vault: Vault, source: str, found: list[Relink]) -> FileChange:
+    """A note that links to OLD, its links written again."""
+    path = vault.notes[source].path
+    text = read_text(vault.root, path) or ""
+    return FileChange(path, text, rewritten(text, found))
+
+
+def _old_change(vault: Vault, gone: Note, kept: Note, text: str, redirect: bool) -> FileChange:
+    """OLD to the trash (a free name there), or made a note saying where it went."""
+    if redirect:
+        return FileChange(gone.path, text, f'---\nmerged_into: "[[{kept.id}]]"\n---\n'
+                                            f"Merged into [[{kept.id}]].\n")
+    stem = gone.path[:-3].rsplit("/", 1)[-1]
+    target, number = f"{TRASH}/{stem}.md", 2  # flat, as Obsidian's own trash is
+    while (vault.root / target).exists():
+        target = f"{TRASH}/{stem} {number}.md"
+        number += 1
+    return FileChange(gone.path, text, text, target)
+
+
+def _check(vault: Vault, changes: list[FileChange], kept: Note, gone: Note,
+           after: Resolver) -> None:
+    """RenameRefused unless each changed note's links still reach every note they reached
+    (OLD now KEEP; KEEP's text holding OLD's links too)."""
+    for change in changes:
+        if change.moved_to or change.path == gone.path:
+            continue
+        before = {link.resolved for link in vault.notes[change.path[:-3]].links}
+        if change.path == kept.path:
+            before |= {link.resolved for link in gone.links}
+        meant = {kept.id if target == gone.id else target for target in before} - {None}
+        now = parse_note(change.path, change.after.encode("utf-8"), vault.config).links
+        reached = {after.resolve(link.target, change.path[:-3])[0] for link in now} - {None}
+        if not meant <= reached:
+            lost = sorted(map(str, meant - reached))[:3]
+            raise RenameRefused(f"merging {gone.id} into {kept.id} would change what the links "
+                                f"of {change.path} reach ({', '.join(lost)}); nothing was "
+                                "changed: fix those links first")
+
