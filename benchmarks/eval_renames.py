@@ -136,8 +136,10 @@ def one_rename(root: Path, note_id: str, turn: int, rng: random.Random,
     vault = Vault(root)
     try:
         done = rename(vault, note_id, new_name(vault, note_id, turn, rng))
-    except VaultmemError:
+    except VaultmemError as exc:
         tally["refused"] += 1
+        if SHOW:
+            print(f"  refused: {exc}", file=sys.stderr)
         return
     tally["changes"] += 1
     compare(before, reached(root), {done.old: done.new}, tally)
@@ -169,16 +171,21 @@ def one_merge(root: Path, note_id: str, turn: int, tally: dict[str, int]) -> Non
     kept, gone = vault.notes[note_id], vault.notes[dup]
     try:
         merge(vault, note_id, dup)
-    except VaultmemError:
+    except VaultmemError as exc:
         tally["refused"] += 1
+        if SHOW:
+            print(f"  refused: {exc}", file=sys.stderr)
         return
     tally["changes"] += 1
     compare(before, reached(root), {dup: note_id}, tally, merged=True)
     now = Vault(root).notes[note_id]
     want_aliases = {*kept.aliases, *gone.aliases, gone.title}
     want_tags = {t.name for t in kept.tags} | {t.name for t in gone.tags}
-    tally["unions"] += set(now.aliases) != want_aliases or not want_tags <= {
-        t.name for t in now.tags}
+    wrong = set(now.aliases) != want_aliases or not want_tags <= {t.name for t in now.tags}
+    tally["unions"] += wrong
+    if SHOW and wrong:
+        print(f"  union of {note_id}: aliases {sorted(now.aliases)} want {sorted(want_aliases)}",
+              file=sys.stderr)
     undo(root)
     tally["undo"] += files(root) != bytes_before
 

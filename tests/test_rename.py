@@ -4,6 +4,7 @@ one transaction of the History that undo puts back byte for byte; nothing half d
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -13,6 +14,8 @@ import pytest
 
 from vaultmem.errors import ChangedMeanwhile, NothingToUndo, RenameRefused
 from vaultmem.vault import Vault
+from vaultmem.write import transaction
+from vaultmem.write.merge import merge
 from vaultmem.write.rename import plan_rename, rename
 from vaultmem.write.transaction import HISTORY, commit, history, recover, undo
 
@@ -39,7 +42,7 @@ RENAMED_SRC = (
 def vault_of(folder: Path, notes: dict[str, str]) -> Path:
     """A vault (``.obsidian`` and ``notes``) at ``folder``."""
     write_notes(folder, notes)
-    (folder / ".obsidian").mkdir()
+    (folder / ".obsidian").mkdir(parents=True)
     return folder
 
 
@@ -164,3 +167,65 @@ def test_renaming_a_missing_note_says_so(root: Path) -> None:
         rename(Vault(root, use_cache=False), "Nope", "X")
     with pytest.raises(RenameRefused):
         rename(Vault(root, use_cache=False), "A/Old", "A/Old.md")
+
+
+def test_a_table_link_with_an_escaped_pipe_and_json_properties(tmp_path: Path) -> None:
+    """A Digital Garden export: a link's pipe escaped in a table row, properties as JSON."""
+    root = vault_of(tmp_path / "v", {
+        "Garden/Old.md": '---\n{"dg-publish":true,"alias":"o"}\n---\n# Old\n',
+        "Shelf.md": "| note | n |\n| --- | --- |\n| [[Garden/Old\\|old one]] | 3 |\n",
+        "Garden/Dup.md": '---\n{"tags":["x"],"alias":"d"}\n---\nMore.\n'})
+    rename(Vault(root, use_cache=False), "Garden/Old", "Garden/New")
+    assert (root / "Shelf.md").read_text(encoding="utf-8") == \
+        "| note | n |\n| --- | --- |\n| [[New\\|old one]] | 3 |\n"  # shortest, as Obsidian
+    merge(Vault(root, use_cache=False), "Garden/New", "Garden/Dup")
+    kept = Vault(root, use_cache=False).notes["Garden/New"]
+    assert kept.frontmatter == {"dg-publish": True, "alias": ["o", "d", "Dup"], "tags": ["x"],
+                                "merged_from": ["Garden/Dup"]}
+    assert (root / "Garden/New.md").read_text(encoding="utf-8").startswith(
+        '---\n{"dg-publish":true,"alias":["o","d","Dup"],"tags":["x"],'
+        '"merged_from":["Garden/Dup"]}\n---\n')
+
+
+def test_undo_refuses_while_a_new_note_sits_where_the_old_one_was(root: Path) -> None:
+    rename(Vault(root, use_cache=False), "Zed", "Archive/Zed")
+    (root / "Zed.md").write_text("# A new Zed\n", encoding="utf-8")
+    with pytest.raises(ChangedMeanwhile, match=r"Zed\.md exists again"):
+        undo(root)
+    assert (root / "Archive/Zed.md").is_file()
+
+
+def test_a_move_cut_between_its_two_names_is_put_back_to_one(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = hash_tree(root)
+    planned = plan_rename(Vault(root, use_cache=False), "A/Old", "B/New")
+
+    def half_move(vault_root: Path, source: str, target: str) -> None:
+        os.link(vault_root / source, vault_root / target)  # and dies before the unlink
+        raise OSError("the disk went away")
+    monkeypatch.setattr(transaction, "move", half_move)
+    with pytest.raises(OSError, match="the disk went away"):
+        commit(root, list(planned.changes), what="rename")
+    assert {k: v for k, v in hash_tree(root).items() if not k.startswith(".vaultmem")} == kept
+
+
+def test_a_merged_note_with_windows_line_ends_is_undone_byte_for_byte(tmp_path: Path) -> None:
+    root = vault_of(tmp_path / "v", {})
+    (root / "Keep.md").write_bytes(b"---\r\ntags: [a]\r\n---\r\n# Keep\r\n\r\nKept.\r\n")
+    (root / "Old.md").write_bytes(b"---\r\ntags: [b]\r\n---\r\n# Old\r\n\r\nOld text.\r\n")
+    kept = hash_tree(root)
+    merge(Vault(root, use_cache=False), "Keep", "Old")
+    assert (root / "Keep.md").read_bytes().endswith(b"\r\n\r\n## Old\r\n\r\nOld text.\r\n")
+    undo(root)
+    assert {k: v for k, v in hash_tree(root).items() if not k.startswith(".vaultmem")} == kept
+
+
+def test_a_write_to_json_properties_keeps_them_json(tmp_path: Path) -> None:
+    """Properties written as one JSON object (a Digital Garden export) stay one JSON object
+    when any write sets a property (before, YAML lines were added inside it)."""
+    root = vault_of(tmp_path / "v", {"Note.md": '---\n{"dg-publish":true}\n---\n# Note\n'})
+    code, _, err = run(root, "fact", "Note", "status", "done", "--date", "2026-11-29")
+    assert code == 0, err
+    text = (root / "Note.md").read_text(encoding="utf-8")
+    assert text.startswith('---\n{"dg-publish":true,"status":"done"')
+    assert Vault(root, use_cache=False).notes["Note"].frontmatter["status"] == "done"

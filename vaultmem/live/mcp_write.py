@@ -205,8 +205,10 @@ class WriteTools(Tools):
         dry_run: FirstDry = True,
         caller: Caller = LOCAL,
     ) -> str:
-        """Rename or move a note and write every link to it again."""
-        with self.fresh(caller, reading=False) as vault:
+        """Rename or move a note and write every link to it again (planned on the whole vault,
+        so that a link outside the token's folders is never left behind: a change that would
+        touch one is refused)."""
+        with self.fresh(LOCAL, reading=False) as vault:
             return self.out(rename(vault, note, new, dry_run=dry_run, caller=caller).to_dict())
 
     def merge(
@@ -218,7 +220,8 @@ class WriteTools(Tools):
         dry_run: FirstDry = True,
         caller: Caller = LOCAL,
     ) -> str:
-        """Merge a note into another, every link to it reaching the one that stays."""
-        with self.fresh(caller, reading=False) as vault:
+        """Merge a note into another, every link to it reaching the one that stays (planned
+        on the whole vault, as :meth:`rename` is)."""
+        with self.fresh(LOCAL, reading=False) as vault:
             return self.out(merge(vault, keep, old, redirect=redirect, dry_run=dry_run,
                                   caller=caller).to_dict())

@@ -117,7 +117,7 @@ def near_text(vault: Vault, text: str, *, limit: int = CANDIDATES) -> list[Near]
     """The passages nearest ``text`` in meaning, best first (none when semantic is off, or
     for a text in a language the model does not read: its ``languages`` setting)."""
     found = loaded(vault)
-    if found is None or not written_in(text, vault.config.semantic.languages):
+    if found is None or not text.strip() or not written_in(text, vault.config.semantic.languages):
         return []
     key = ("query vector", found.embedder.identity, text)
     if key not in vault.derived:  # a question is embedded once

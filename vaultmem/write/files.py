@@ -153,10 +153,32 @@ def move(root: Path, source: str, target: str) -> None:
         if src.is_symlink() or not src.is_file():
             raise NotWritable(f"{source} is not a regular note file; nothing was moved")
         dst.parent.mkdir(parents=True, exist_ok=True)
-        os.link(src, dst)  # fails if the target exists: nothing is ever replaced
+        try:
+            os.link(src, dst)  # fails if the target exists: nothing is ever replaced
+        except FileExistsError:
+            raise NotWritable(f"{target} exists; nothing was moved: move it away or choose "
+                              "another name") from None
         os.unlink(src)
         _fsync_dir(dst.parent)
         _fsync_dir(src.parent)
+
+
+def drop_twin(root: Path, rel: str, twin: str) -> bool:
+    """Remove ``twin`` when it is a second name of vault file ``rel`` (a move cut short between
+    its link and its unlink); False, and nothing removed, when it is another file."""
+    path, other = root / rel, root / twin
+    checked_parts(twin)
+    with file_lock(root, rel):
+        if not (path.is_file() and other.is_file() and os.path.samefile(path, other)):
+            return False
+        os.unlink(other)
+        _fsync_dir(other.parent)
+        return True
+
+
+def make_folder(path: Path) -> None:
+    """Create folder ``path`` (and its parents) if it is not there."""
+    path.mkdir(parents=True, exist_ok=True)
 
 
 def remove(root: Path, rel: str) -> None:

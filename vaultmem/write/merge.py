@@ -22,7 +22,7 @@ from ..read.resolve import Resolver
 from ..vault import Vault
 from .apply import diff_of
 from .note_file import read_text
-from .props import Value, fence_span, set_property, yaml_value
+from .props import KEY, Value, fence_span, newline_of, set_property, yaml_value
 from .relink import Relink, relinked, rewritten
 from .rename import files_data, links_to
 from .transaction import FileChange, Record, commit, in_scope
@@ -89,11 +89,12 @@ def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> 
         target = after.link_text(written_in, kept.id, style)[2:-2]
         edits.setdefault(source, []).append(
             Relink(link.line, link.raw, relinked(link, target, anchor=anchor)))
-    keep_text = rewritten(read_text(vault.root, kept.path) or "", edits.pop(kept.id, []))
+    keep_before = read_text(vault.root, kept.path) or ""  # read once: the swap checks this
+    keep_text = rewritten(keep_before, edits.pop(kept.id, []))
     old_text = read_text(vault.root, gone.path) or ""
     moved_body = rewritten(old_text, edits.pop(gone.id, []))
     merged, disagreeing = _merged(keep_text, kept, gone, moved_body, renamed_ids)
-    changes = [FileChange(kept.path, read_text(vault.root, kept.path) or "", merged)]
+    changes = [FileChange(kept.path, keep_before, merged)]
     changes += [_relinked_change(vault, source, relinks)
                 for source, relinks in sorted(edits.items())]
     changes.append(_old_change(vault, gone, kept, old_text, redirect))
@@ -124,27 +125,46 @@ def _anchor(subpath: str, renamed: dict[str, str]) -> str:
 
 def _merged(keep_text: str, kept: Note, gone: Note, old_text: str,
             renamed: dict[str, str]) -> tuple[str, list[str]]:
-    """KEEP's new text, and the properties both notes hold with other values."""
+    """KEEP's new text, and the properties both notes hold with other values (or that KEEP's
+    properties cannot hold as they are: they join the section as inline fields too)."""
     text, disagreeing, fields = keep_text, [], []
+    mine = {key.lower(): (key, value) for key, value in kept.frontmatter.items()}
     for key, value in gone.frontmatter.items():
-        mine = kept.frontmatter.get(key)
-        if key in kept.frontmatter and _joinable(key, mine, value):
-            joined = _joined(_listed(mine), _listed(value))
-            if joined != _listed(mine):
-                text = set_property(text, key, joined)
-        elif key not in kept.frontmatter:
-            text = set_property(text, key, value)
-        elif mine != value:
-            disagreeing.append(key)
+        if key.lower() in ("alias", "aliases", "merged_from"):
+            continue  # joined below
+        spelling, held = mine.get(key.lower(), (key, None))
+        if not _writable(spelling, value):
             fields.append(f"{key}:: {_inline(value)}")
-    aliases = _joined(_listed(kept.frontmatter.get("aliases")),
-                      [*_listed(gone.frontmatter.get("aliases")), gone.title])
-    text = set_property(text, "aliases", aliases)
-    text = set_property(text, "merged_from", _joined(
-        _listed(kept.frontmatter.get("merged_from")), [gone.id]))
+        elif key.lower() in mine and _joinable(key, held, value):
+            joined = _joined(_listed(held), _listed(value))
+            if joined != _listed(held):
+                text = set_property(text, spelling, joined)
+        elif key.lower() not in mine:
+            text = set_property(text, key, value)
+        elif held != value:
+            disagreeing.append(spelling)
+            fields.append(f"{key}:: {_inline(value)}")
+    text = _joined_names(text, kept, gone)
     body = _body(old_text, gone, renamed)
-    section = "\n".join([f"## {gone.title}", "", *fields, *([""] if fields else []), body])
-    return text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n", disagreeing
+    nl = newline_of(keep_text)
+    section = nl.join([f"## {gone.title}", "", *fields, *([""] if fields else []), body])
+    return text.rstrip("\r\n") + nl + nl + section.rstrip("\r\n") + nl, disagreeing
+
+
+def _joined_names(text: str, kept: Note, gone: Note) -> str:
+    """KEEP's text with OLD's aliases and title among its aliases, in the spelling the note
+    uses (``alias`` or ``aliases``), and OLD (and what it was merged from) in ``merged_from``."""
+    key = "alias" if "alias" in kept.frontmatter and "aliases" not in kept.frontmatter \
+        else "aliases"
+    text = set_property(text, key, _joined(list(kept.aliases), [*gone.aliases, gone.title]))
+    return set_property(text, "merged_from", _joined(
+        _listed(kept.frontmatter.get("merged_from")),
+        [*_listed(gone.frontmatter.get("merged_from")), gone.id]))
+
+
+def _writable(key: str, value: Any) -> bool:
+    """Whether KEEP's properties can hold ``key: value`` as written (a plain key, no map)."""
+    return KEY.fullmatch(key) is not None and not isinstance(value, dict)
 
 
 def _joinable(key: str, mine: Any, theirs: Any) -> bool:
@@ -177,12 +197,14 @@ def _body(text: str, gone: Note, renamed: dict[str, str]) -> str:
     """OLD's text without its frontmatter and a first heading that only repeats its title, its
     headings one level deeper (under the heading of its title), its clashing block ids
     renamed."""
-    lines = _deeper(text.split("\n"), gone)
+    lines = _deeper(text.removeprefix("\ufeff").split("\n"), gone)
     span = fence_span([line + "\n" for line in lines])
     lines = lines[span[1] + 1:] if span else lines
+    first = next((at for at, line in enumerate(lines) if line.strip()), len(lines))
+    if first < len(lines) and lines[first].strip() == f"## {gone.title}":
+        first += 1  # the title again, as its first heading
+    lines = lines[first:]
     while lines and not lines[0].strip():
-        lines.pop(0)
-    if lines and lines[0].strip() == f"## {gone.title}":
         lines.pop(0)
     for old_id, new_id in renamed.items():
         lines = [line.replace(f"^{old_id}", f"^{new_id}") if line.rstrip().endswith(

@@ -97,6 +97,10 @@ def set_property(text: str, key: str, value: Value) -> str:
     if span is None:
         return bom + "".join([f"---{nl}", *new, f"---{nl}", *lines])
     start, end = span
+    block = "".join(lines[start + 1 : end])
+    if block.lstrip().startswith("{"):  # JSON properties (a Digital Garden export): kept JSON
+        lines[start + 1 : end] = [_json_set(block, key, value) + nl]
+        return bom + "".join(lines)
     found = _key_span(lines, start, end, key)
     if found is None:
         if end > 0 and not lines[end - 1].endswith(("\n", "\r")):
@@ -106,6 +110,23 @@ def set_property(text: str, key: str, value: Value) -> str:
         spelling = lines[found[0]].split(":", 1)[0].strip().strip("\"'")  # keep ``Timezone``
         lines[found[0] : found[1]] = _property_lines(spelling, value, nl)
     return bom + "".join(lines)
+
+
+def _json_set(block: str, key: str, value: Value) -> str:
+    """Frontmatter written as one JSON object, ``key`` set (its spelling kept), in its style.
+
+    >>> _json_set('{"a":1,"Tags":["x"]}', "tags", ["x", "y"])
+    '{"a":1,"Tags":["x","y"]}'
+    """
+    try:
+        data = json.loads(block)
+    except ValueError as exc:
+        raise UsageError(f"the properties are JSON that does not parse ({exc}); fix them in "
+                         "the note first") from exc
+    spelling = next((k for k in data if k.lower() == key.lower()), key)
+    data[spelling] = value
+    compact = ", " not in block and ": " not in block
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":") if compact else None)
 
 
 def set_properties(text: str, values: dict[str, Value]) -> str:

@@ -89,6 +89,8 @@ def rewritten(text: str, changes: list[Relink]) -> str:
     'a [[New|Old]] `[[Old]]` [[New|Old]]\\nb'
     >>> rewritten("| [[Old]] | 3 |", [Relink(1, "[[Old]]", "[[New|Old]]")])
     '| [[New\\\\|Old]] | 3 |'
+    >>> rewritten("| [[Old\\\\|o]] |", [Relink(1, "[[Old|o]]", "[[New|o]]")])
+    '| [[New\\\\|o]] |'
     """
     lines = text.split("\n")
     by_line: dict[tuple[int, str], list[Relink]] = {}
@@ -105,6 +107,8 @@ def _replaced(line: str, raw: str, written: str, times: int) -> str:
     (in a table row, a link's ``|`` escaped, as Obsidian writes it there)."""
     if line.lstrip().startswith("|"):
         written = written.replace("\\|", "|").replace("|", "\\|")
+        if raw not in line:  # the table escapes the link's pipe: [[Note\|shown]]
+            raw = raw.replace("\\|", "|").replace("|", "\\|")
     guarded = protected(line)
     parts, at, done = [], 0, 0
     for found in re.finditer(re.escape(raw), line):

@@ -133,7 +133,8 @@ def _link_edits(vault: Vault, old: str, new: str, after: Resolver) -> dict[str, 
 
 def links_to(vault: Vault, old: str) -> list[tuple[str, Link]]:
     """(source, link) of every link resolving to ``old``, its own links to itself too."""
-    own = [(old, link) for link in vault.notes[old].links if link.resolved == old]
+    own = [(old, link) for link in vault.notes[old].links  # [[#Heading]] works wherever it is
+           if link.resolved == old and link.target.strip()]
     return [*vault.backlinks(old), *own]
 
 

@@ -13,6 +13,7 @@ last ``done`` transaction, refusing when a note it changed was changed since.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from dataclasses import asdict, dataclass
@@ -23,7 +24,7 @@ from .. import clock
 from ..caller import Caller
 from ..errors import ChangedMeanwhile, NothingToUndo
 from .apply import OutsideScope, WriteRefused
-from .files import atomic_write, move, update
+from .files import atomic_write, drop_twin, make_folder, move, update
 from .locks import file_lock
 from .note_file import read_text
 
@@ -82,8 +83,8 @@ def commit(root: Path, changes: list[FileChange], *, what: str) -> Record:
         done: list[FileChange] = []
         try:
             for change in changes:
+                done.append(change)  # before it starts: a half-made change is put back too
                 _forward(root, change)
-                done.append(change)
         except BaseException:
             _back(root, done)
             _save(root, _with_state(record, ROLLED_BACK))
@@ -103,6 +104,9 @@ def undo(root: Path, *, dry_run: bool = False) -> Record:
                                 f"{HISTORY}/ that was not undone")
         for change in record.changes:
             _expect(root, change.final, change.after, what="undo")
+            if change.moved_to and (root / change.path).exists():
+                raise ChangedMeanwhile(f"{change.path} exists again; nothing was changed: move "
+                                       "it away, then undo")
         if not dry_run:
             _back(root, list(record.changes))
             record = _save(root, _with_state(record, UNDONE))
@@ -140,6 +144,8 @@ def _forward(root: Path, change: FileChange) -> None:
 def _back(root: Path, done: list[FileChange]) -> None:
     """Put back the changes of ``done`` (the last first): move back, then the text before."""
     for change in reversed(done):
+        if change.moved_to and (root / change.path).exists():
+            drop_twin(root, change.path, change.moved_to)  # a move cut short: both names
         if change.moved_to and (root / change.moved_to).exists() and \
                 not (root / change.path).exists():
             move(root, change.moved_to, change.path)
@@ -157,7 +163,7 @@ def _current(root: Path, rel: str) -> str | None:
     """The text of note ``rel``, one in the vault's ``.trash/`` too (None: no such file)."""
     if rel.startswith(".trash/"):
         path = root / rel
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+        return path.read_bytes().decode("utf-8") if path.is_file() else None  # CRLF kept
     return read_text(root, rel)
 
 
@@ -180,13 +186,13 @@ def _expect(root: Path, rel: str, text: str, *, what: str) -> None:
 
 def _with_state(record: Record, state: str) -> Record:
     """``record`` in ``state``."""
-    return Record(record.name, record.what, record.when, state, record.changes)
+    return dataclasses.replace(record, state=state)
 
 
 def _save(root: Path, record: Record) -> Record:
     """Write the record to the History (atomically, durably); the record."""
     folder = root / HISTORY
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     data = {"what": record.what, "when": record.when, "state": record.state,
             "changes": [asdict(change) for change in record.changes]}
     atomic_write(folder / record.name, json.dumps(data, ensure_ascii=False, indent=1).encode())
