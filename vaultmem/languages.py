@@ -85,9 +85,14 @@ def written_in(text: str, languages: tuple[str, ...]) -> bool:
     """
     if "any" in languages:
         return True
-    if CJK.search(text):
-        return False
-    return question_language(text) in languages
+    return _language_of(text) in languages
+
+
+@functools.lru_cache(maxsize=65_536)
+def _language_of(text: str) -> str:
+    """:func:`question_language` of a passage, "cjk" for one with CJK characters (a keeper
+    asks of the same passages call after call)."""
+    return "cjk" if CJK.search(text) else question_language(text)
 
 
 def common_word(word: str, language: str) -> bool:

@@ -44,7 +44,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..languages import common_word, question_language, stem
+from ..languages import CYRILLIC, common_word, question_language, stem
 from ..secrets import redact
 from .passage_words import code_words, passage_words
 from .sql import KEYS
@@ -84,7 +84,6 @@ HEADS_WEIGHT = 2.0
 MAX_TERMS = 64
 COMMON_PHRASE_WORDS = 8  # a longer run of common words is matched by its first ones
 ENDINGS_FROM = 6  # letters: a shorter Cyrillic word is searched whole
-CYRILLIC = re.compile("[\u0400-\u04ff]")
 CJK_CLASS = ("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
              "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
              "\U00020000-\U0003134f]+")

@@ -11,6 +11,7 @@ link of every changed note reaches what it reached, OLD's note being KEEP.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ from .apply import diff_of
 from .note_file import read_text
 from .props import KEY, Value, fence_span, newline_of, set_property, yaml_value
 from .relink import Relink, relinked, rewritten
-from .rename import files_data, links_to
+from .rename import files_data, links_to, pinned, relinked_change
 from .transaction import FileChange, Record, commit, in_scope
 
 TRASH = ".trash"
@@ -69,8 +70,7 @@ def merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
         return planned
     record = commit(vault.root, list(planned.changes), what=f"merge {planned.old} into "
                     f"{planned.keep}")
-    return Merged(planned.keep, planned.old, planned.changes, planned.links,
-                  planned.disagreeing, record)
+    return dataclasses.replace(planned, record=record)
 
 
 def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> Merged:
@@ -92,10 +92,11 @@ def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> 
     keep_before = read_text(vault.root, kept.path) or ""  # read once: the swap checks this
     keep_text = rewritten(keep_before, edits.pop(kept.id, []))
     old_text = read_text(vault.root, gone.path) or ""
-    moved_body = rewritten(old_text, edits.pop(gone.id, []))
+    moved = [*edits.pop(gone.id, []), *pinned(vault, gone.id, kept.id, after, skip=gone.id)]
+    moved_body = rewritten(old_text, moved)  # OLD's links as they must read in KEEP
     merged, disagreeing = _merged(keep_text, kept, gone, moved_body, renamed_ids)
     changes = [FileChange(kept.path, keep_before, merged)]
-    changes += [_relinked_change(vault, source, relinks)
+    changes += [relinked_change(vault, source, relinks)
                 for source, relinks in sorted(edits.items())]
     changes.append(_old_change(vault, gone, kept, old_text, redirect))
     _check(vault, changes, kept, gone, after)
@@ -221,13 +222,6 @@ def _deeper(lines: list[str], gone: Note) -> list[str]:
                 lines[at].lstrip().startswith(marks):
             lines[at] = lines[at].replace(marks, marks + "#", 1)
     return lines
-
-
-def _relinked_change(vault: Vault, source: str, found: list[Relink]) -> FileChange:
-    """A note that links to OLD, its links written again."""
-    path = vault.notes[source].path
-    text = read_text(vault.root, path) or ""
-    return FileChange(path, text, rewritten(text, found))
 
 
 def _old_change(vault: Vault, gone: Note, kept: Note, text: str, redirect: bool) -> FileChange:

@@ -9,6 +9,7 @@ stops the rename. The change is one transaction of the History (:mod:`.transacti
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +69,7 @@ def rename(vault: Vault, note: str, new: str, *, dry_run: bool = False,
         return planned
     record = commit(vault.root, list(planned.changes),
                     what=f"rename {planned.old} -> {planned.new}")
-    return Renamed(planned.old, planned.new, planned.changes, planned.links, record)
+    return dataclasses.replace(planned, record=record)
 
 
 def plan_rename(vault: Vault, note: str, new: str) -> Renamed:
@@ -81,7 +82,8 @@ def plan_rename(vault: Vault, note: str, new: str) -> Renamed:
                             "name, or merge the two notes")
     after = vault.index.resolver.moved(old, new_id)
     edits = _link_edits(vault, old, new_id, after)
-    changes = [_change(vault, source, old, new_id, found) for source, found in edits.items()]
+    changes = [relinked_change(vault, source, found, f"{new_id}.md" if source == old else None)
+               for source, found in edits.items()]
     if old not in edits:
         text = read_text(vault.root, f"{old}.md") or ""
         changes.append(FileChange(f"{old}.md", text, text, f"{new_id}.md"))
@@ -122,13 +124,21 @@ def _link_edits(vault: Vault, old: str, new: str, after: Resolver) -> dict[str, 
         if written != link.raw:
             edits.setdefault(source, []).append(Relink(link.line, link.raw, written))
     for source in sorted({*sources_naming(vault.store, posixpath.basename(new)), old}):
-        for link in vault.notes[source].links if source in vault.notes else []:
-            moved_from = new if source == old else source
-            if link.resolved not in (None, old) and \
-                    after.resolve(link.target, moved_from)[0] != link.resolved:
-                edits.setdefault(source, []).append(
-                    Relink(link.line, link.raw, relinked(link, link.resolved)))
+        written_in = new if source == old else source
+        for found in pinned(vault, source, written_in, after, skip=old):
+            edits.setdefault(source, []).append(found)
     return edits
+
+
+def pinned(vault: Vault, source: str, written_in: str, after: Resolver, *,
+           skip: str) -> list[Relink]:
+    """The links of note ``source`` that, read in note ``written_in`` of the vault as it will
+    be (``after``), would reach another note than they do: each written with the path of the
+    note it reaches now (links to ``skip``, written again anyway, aside)."""
+    return [Relink(link.line, link.raw, relinked(link, link.resolved))
+            for link in (vault.notes[source].links if source in vault.notes else [])
+            if link.resolved not in (None, skip)
+            and after.resolve(link.target, written_in)[0] != link.resolved]
 
 
 def links_to(vault: Vault, old: str) -> list[tuple[str, Link]]:
@@ -138,11 +148,12 @@ def links_to(vault: Vault, old: str) -> list[tuple[str, Link]]:
     return [*vault.backlinks(old), *own]
 
 
-def _change(vault: Vault, source: str, old: str, new: str, edits: list[Relink]) -> FileChange:
-    """One note's change: its links written again, and moved when it is the renamed note."""
+def relinked_change(vault: Vault, source: str, edits: list[Relink],
+                    moved_to: str | None = None) -> FileChange:
+    """One note's change: its links written again (and its move, when it moves)."""
     path = vault.notes[source].path
     text = read_text(vault.root, path) or ""
-    return FileChange(path, text, rewritten(text, edits), f"{new}.md" if source == old else None)
+    return FileChange(path, text, rewritten(text, edits), moved_to)
 
 
 def _check(vault: Vault, change: FileChange, old: str, new: str, after: Resolver) -> None:

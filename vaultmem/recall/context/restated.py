@@ -38,18 +38,19 @@ def later_first(shown: list[Scored], weights: dict[str, float], *, days: frozens
     """
     dated = [at for at, s in enumerate(shown) if s.date and s.passage.note in days
              and not label_reasons & set(s.reasons)]
-    said = [term for term in sorted(weights, key=lambda t: (-weights[t], t))
-            if any(char.isalpha() for char in term)  # not "2023" of a date asked about
-            and len({shown[at].date[:10] for at in dated if term in shown[at].held}) > 1]
-    if not said:
+    said = next((term for term in sorted(weights, key=lambda t: (-weights[t], t))
+                 if any(char.isalpha() for char in term)  # not "2023" of a date asked about
+                 and len({shown[at].date[:10] for at in dated if term in shown[at].held}) > 1),
+                None)
+    if said is None:
         return shown
-    places = [at for at in dated if said[0] in shown[at].held]
+    places = [at for at in dated if said in shown[at].held]
     newest = max(places, key=lambda at: (shown[at].date, -at))
     latest = shown[newest]
     changed = list(shown)
     changed[newest] = latest._replace(
         score=max(latest.score, max(shown[at].score for at in places) + RAISE),
-        reasons=(*latest.reasons, LATEST + said[0].strip('"*')))
+        reasons=(*latest.reasons, LATEST + said.strip('"*')))
     for at in places:
         if shown[at].date[:10] < latest.date[:10]:
             changed[at] = shown[at]._replace(
