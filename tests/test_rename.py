@@ -229,3 +229,12 @@ def test_a_write_to_json_properties_keeps_them_json(tmp_path: Path) -> None:
     text = (root / "Note.md").read_text(encoding="utf-8")
     assert text.startswith('---\n{"dg-publish":true,"status":"done"')
     assert Vault(root, use_cache=False).notes["Note"].frontmatter["status"] == "done"
+
+
+def test_an_agents_context_note_moves_with_the_agent(sample: Path) -> None:
+    assert run(sample, "sync")[0] == 0
+    context = sample / "_vaultmem/context"
+    assert run(sample, "rename", "Agents/Rafael", "Agents/Rafael OCR")[0] == 0
+    assert sorted(p.name for p in context.iterdir()) == ["Rafael OCR.md", "Strategist.md"]
+    assert run(sample, "undo")[0] == 0
+    assert sorted(p.name for p in context.iterdir()) == ["Rafael.md", "Strategist.md"]

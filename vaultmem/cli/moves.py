@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..generate.context_note import context_follows
 from ..vault import Vault
 from ..write.merge import Merged, merge
 from ..write.rename import Renamed, rename
@@ -32,11 +33,11 @@ def renamed_text(done: Renamed) -> str:
 @with_vault
 def rename_command(vault: Vault, note: str, new: str, dry_run: bool, as_json: bool) -> None:
     """Rename or move NOTE to NEW (a name, a path, or a folder ending in /) and write every
-    link to it again, showing what it showed.
+    link to it again, showing what it showed (an agent's context note moves with it).
 
     Example: vaultmem --vault sample_vault rename "Invoice Inbox" "Invoice Inbox v2"
     """
-    done = rename(vault, note, new, dry_run=dry_run)
+    done = rename(vault, note, new, dry_run=dry_run, follows=context_follows(vault))
     emit(done.to_dict(), lambda _: renamed_text(done), as_json)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import networkx as nx
 
 from ..check.conflicts import find_conflicts
@@ -33,6 +35,20 @@ def context_path(vault: Vault, agent: str | None) -> str:
     name = check_title(" - ".join(agent.split("/")[1:]) if agent and len(twins) > 1 else title)
     folder = vault.config.context_folder
     return f"{folder}/{name}.md" if folder else f"{name}.md"
+
+
+def context_follows(vault: Vault) -> Callable[[str, str], list[tuple[str, str]]]:
+    """For a rename of ``old`` to ``new``: the agent's context note, moved to the name the
+    renamed agent's context note has (none when ``old`` is no agent)."""
+    agents = set(_agents(vault))
+
+    def follows(old: str, new: str) -> list[tuple[str, str]]:
+        if old not in agents:
+            return []
+        folder = vault.config.context_folder
+        name = check_title(new.rsplit("/", 1)[-1])
+        return [(context_path(vault, old), f"{folder}/{name}.md" if folder else f"{name}.md")]
+    return follows
 
 
 def agent_neighbourhood(vault: Vault, agent: str) -> nx.DiGraph:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from ..caller import LOCAL, Caller, LinkPolicy
+from ..generate.context_note import context_follows
 from ..write import entries, facts, journal
 from ..write.link_review.review import review_data, review_links
 from ..write.merge import merge
@@ -209,7 +210,8 @@ class WriteTools(Tools):
         so that a link outside the token's folders is never left behind: a change that would
         touch one is refused)."""
         with self.fresh(LOCAL, reading=False) as vault:
-            return self.out(rename(vault, note, new, dry_run=dry_run, caller=caller).to_dict())
+            return self.out(rename(vault, note, new, dry_run=dry_run, caller=caller,
+                                   follows=context_follows(vault)).to_dict())
 
     def merge(
         self,

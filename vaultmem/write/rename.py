@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..read.parse import parse_note
 from ..read.resolve import Resolver
 from ..vault import Vault
 from .apply import diff_of
+from .generated import MARK as GENERATED
 from .note_file import read_text
 from .paths import checked_parts
 from .relink import Relink, relinked, rewritten
@@ -58,12 +60,16 @@ def files_data(changes: tuple[FileChange, ...]) -> list[dict[str, Any]]:
             for c in changes]
 
 
+Follows = Callable[[str, str], list[tuple[str, str]]]  # (old id, new id) -> generated moves
+
+
 def rename(vault: Vault, note: str, new: str, *, dry_run: bool = False,
-           caller: Caller = LOCAL) -> Renamed:
+           caller: Caller = LOCAL, follows: Follows | None = None) -> Renamed:
     """Move ``note`` to ``new`` (a name in its folder, a path, or a folder ending in ``/``)
     and write every link to it again; nothing is written with ``dry_run``. ``caller`` must be
-    free to write every note it touches."""
-    planned = plan_rename(vault, note, new)
+    free to write every note it touches. ``follows`` names the generated notes that move with
+    it (an agent's context note: vaultmem wrote it, under the agent's name)."""
+    planned = plan_rename(vault, note, new, follows=follows)
     in_scope(caller, list(planned.changes))
     if dry_run:
         return planned
@@ -72,7 +78,8 @@ def rename(vault: Vault, note: str, new: str, *, dry_run: bool = False,
     return dataclasses.replace(planned, record=record)
 
 
-def plan_rename(vault: Vault, note: str, new: str) -> Renamed:
+def plan_rename(vault: Vault, note: str, new: str, *,
+                follows: Follows | None = None) -> Renamed:
     """The changes :func:`rename` makes; RenameRefused when the new path is taken or a link
     would reach another note than it meant."""
     old = vault.note(note).id
@@ -82,15 +89,30 @@ def plan_rename(vault: Vault, note: str, new: str) -> Renamed:
                             "name, or merge the two notes")
     after = vault.index.resolver.moved(old, new_id)
     edits = _link_edits(vault, old, new_id, after)
-    changes = [relinked_change(vault, source, found, f"{new_id}.md" if source == old else None)
+    moves = {f"{old}.md": f"{new_id}.md", **_generated_moves(vault, follows, old, new_id)}
+    changes = [relinked_change(vault, source, found, moves.get(vault.notes[source].path))
                for source, found in edits.items()]
-    if old not in edits:
-        text = read_text(vault.root, f"{old}.md") or ""
-        changes.append(FileChange(f"{old}.md", text, text, f"{new_id}.md"))
+    for path, target in moves.items():
+        if path[:-3] not in edits:
+            text = read_text(vault.root, path) or ""
+            changes.append(FileChange(path, text, text, target))
     for change in changes:
         _check(vault, change, old, new_id, after)
     ordered = sorted(changes, key=lambda c: (c.moved_to is not None, c.path))
     return Renamed(old, new_id, tuple(ordered), sum(len(found) for found in edits.values()))
+
+
+def _generated_moves(vault: Vault, follows: Follows | None, old: str,
+                     new: str) -> dict[str, str]:
+    """The generated notes that move with the renamed one (those there, written by vaultmem,
+    whose new place is free)."""
+    moves = {}
+    for path, target in follows(old, new) if follows else []:
+        text = read_text(vault.root, path)
+        if text is not None and GENERATED in text.split("\n---", 1)[0] and path != target \
+                and not (vault.root / target).exists():
+            moves[path] = target
+    return moves
 
 
 def _new_id(old: str, new: str) -> str:
@@ -161,6 +183,8 @@ def _check(vault: Vault, change: FileChange, old: str, new: str, after: Resolver
     be, the note it reached before (``new`` for ``old``; a link that reached none may reach
     one, as a link written before its note is)."""
     source = change.path[:-3]
+    if source not in vault.notes:
+        return  # a generated note the index leaves out: the next sync writes it again
     before = vault.notes[source].links
     now = parse_note(change.final, change.after.encode("utf-8"), vault.config).links
     meant = [new if link.resolved == old else link.resolved for link in before]
