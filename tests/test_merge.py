@@ -100,3 +100,17 @@ def test_a_token_must_cover_every_note_the_merge_touches(root: Path) -> None:
     merge(Vault(root, use_cache=False), "Ana", "ana-ribeiro",
           caller=Caller(name="agent", folders=("People",)))
     assert (root / ".trash/ana-ribeiro.md").is_file()
+
+
+def test_the_old_text_can_go_into_a_chosen_section(root: Path) -> None:
+    (root / "People/Ana.md").write_text(NOTES["People/Ana.md"] + "\n## Work\n\nBilling.\n\n"
+                                        "## Links\n\n- x\n", encoding="utf-8")
+    merge(Vault(root, use_cache=False), "Ana", "ana-ribeiro", under="work")
+    text = (root / "People/Ana.md").read_text(encoding="utf-8")
+    assert text.endswith("## Work\n\nBilling.\n\n### ana-ribeiro\n\ncity:: Porto\n\n"
+                         "Renamed GitHub account. ^role-2\n\n#### Repos\n- billing-api ^repos\n\n"
+                         "## Links\n\n- x\n")
+    code, _, err = run(root, "undo")
+    assert code == 0, err
+    code, _, err = run(root, "merge", "Ana", "ana-ribeiro", "--under", "Nowhere")
+    assert code == 1 and "People/Ana has no heading 'Nowhere'" in err

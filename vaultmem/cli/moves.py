@@ -58,17 +58,19 @@ def merged_text(done: Merged) -> str:
 @click.argument("old")
 @click.option("--redirect", is_flag=True,
               help="Leave OLD as a note saying where it went, not in the trash.")
+@click.option("--under", metavar="HEADING",
+              help="Put OLD's text at the end of this section of KEEP (default: the end).")
 @DRY_RUN
 @json_option
 @with_vault
-def merge_command(vault: Vault, keep: str, old: str, redirect: bool, dry_run: bool,
-                  as_json: bool) -> None:
+def merge_command(vault: Vault, keep: str, old: str, redirect: bool, under: str | None,
+                  dry_run: bool, as_json: bool) -> None:
     """Merge note OLD into note KEEP: aliases, tags and list properties joined, OLD's body
     under a heading, every link to OLD reaching KEEP; OLD to the trash.
 
     Example: vaultmem --vault sample_vault merge "DataFlow" "DataFlow - free beta" --dry-run
     """
-    done = merge(vault, keep, old, redirect=redirect, dry_run=dry_run)
+    done = merge(vault, keep, old, redirect=redirect, under=under, dry_run=dry_run)
     emit(done.to_dict(), lambda _: merged_text(done), as_json)
 
 

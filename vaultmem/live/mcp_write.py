@@ -219,11 +219,13 @@ class WriteTools(Tools):
         old: Annotated[str, Field(description="The note merged into it (then trashed).")],
         redirect: Annotated[bool, Field(description="True: leave old as a note saying where "
                                         "it went, not in the trash.")] = False,
+        under: Annotated[str | None, Field(description="A heading of keep whose section gets "
+                                           "old's text (default: the end of keep).")] = None,
         dry_run: FirstDry = True,
         caller: Caller = LOCAL,
     ) -> str:
         """Merge a note into another, every link to it reaching the one that stays (planned
         on the whole vault, as :meth:`rename` is)."""
         with self.fresh(LOCAL, reading=False) as vault:
-            return self.out(merge(vault, keep, old, redirect=redirect, dry_run=dry_run,
-                                  caller=caller).to_dict())
+            return self.out(merge(vault, keep, old, redirect=redirect, under=under,
+                                  dry_run=dry_run, caller=caller).to_dict())

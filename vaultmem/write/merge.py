@@ -17,7 +17,7 @@ from typing import Any
 
 from ..caller import LOCAL, Caller
 from ..errors import RenameRefused
-from ..model import Note
+from ..model import Heading, Note
 from ..read.parse import parse_note
 from ..read.resolve import Resolver
 from ..vault import Vault
@@ -61,10 +61,11 @@ class Merged:
 
 
 def merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
-          dry_run: bool = False, caller: Caller = LOCAL) -> Merged:
-    """Merge note ``old`` into note ``keep`` (see the module docstring); ``caller`` must be
-    free to write every note it touches."""
-    planned = plan_merge(vault, keep, old, redirect=redirect)
+          under: str | None = None, dry_run: bool = False, caller: Caller = LOCAL) -> Merged:
+    """Merge note ``old`` into note ``keep`` (see the module docstring; ``under``: the heading
+    of KEEP whose section gets OLD's, else the end of the note); ``caller`` must be free to
+    write every note it touches."""
+    planned = plan_merge(vault, keep, old, redirect=redirect, under=under)
     in_scope(caller, list(planned.changes))
     if dry_run:
         return planned
@@ -73,11 +74,14 @@ def merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
     return dataclasses.replace(planned, record=record)
 
 
-def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> Merged:
-    """The changes :func:`merge` makes; RenameRefused when a link would break."""
+def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
+               under: str | None = None) -> Merged:
+    """The changes :func:`merge` makes; RenameRefused when a link would break or KEEP has
+    no heading ``under``."""
     kept, gone = vault.note(keep), vault.note(old)
     if kept.id == gone.id:
         raise RenameRefused(f"{kept.id} cannot be merged into itself; nothing was changed")
+    place = _place(kept, under)
     renamed_ids = _renamed_blocks(kept, gone)
     after = vault.index.resolver.moved(gone.id, None if not redirect else gone.id)
     style = vault.config.new_link_format
@@ -94,7 +98,7 @@ def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False) -> 
     old_text = read_text(vault.root, gone.path) or ""
     moved = [*edits.pop(gone.id, []), *pinned(vault, gone.id, kept.id, after, skip=gone.id)]
     moved_body = rewritten(old_text, moved)  # OLD's links as they must read in KEEP
-    merged, disagreeing = _merged(keep_text, kept, gone, moved_body, renamed_ids)
+    merged, disagreeing = _merged(keep_text, kept, gone, moved_body, renamed_ids, place, vault)
     changes = [FileChange(kept.path, keep_before, merged)]
     changes += [relinked_change(vault, source, relinks)
                 for source, relinks in sorted(edits.items())]
@@ -124,8 +128,20 @@ def _anchor(subpath: str, renamed: dict[str, str]) -> str:
     return subpath
 
 
-def _merged(keep_text: str, kept: Note, gone: Note, old_text: str,
-            renamed: dict[str, str]) -> tuple[str, list[str]]:
+def _place(kept: Note, under: str | None) -> Heading | None:
+    """KEEP's heading named ``under`` (None: OLD's section goes at the end)."""
+    if under is None:
+        return None
+    found = next((h for h in kept.headings if h.text.strip().lower() == under.strip().lower()),
+                 None)
+    if found is None or found.level >= MAX_LEVEL:
+        raise RenameRefused(f"{kept.id} has no heading {under!r} that can hold another; nothing "
+                            "was changed: name one of its headings, or leave --under out")
+    return found
+
+
+def _merged(keep_text: str, kept: Note, gone: Note, old_text: str, renamed: dict[str, str],
+            place: Heading | None, vault: Vault) -> tuple[str, list[str]]:
     """KEEP's new text, and the properties both notes hold with other values (or that KEEP's
     properties cannot hold as they are: they join the section as inline fields too)."""
     text, disagreeing, fields = keep_text, [], []
@@ -146,10 +162,31 @@ def _merged(keep_text: str, kept: Note, gone: Note, old_text: str,
             disagreeing.append(spelling)
             fields.append(f"{key}:: {_inline(value)}")
     text = _joined_names(text, kept, gone)
-    body = _body(old_text, gone, renamed)
+    depth = place.level if place else 1
+    body = _body(old_text, gone, renamed, depth)
     nl = newline_of(keep_text)
-    section = nl.join([f"## {gone.title}", "", *fields, *([""] if fields else []), body])
-    return text.rstrip("\r\n") + nl + nl + section.rstrip("\r\n") + nl, disagreeing
+    section = nl.join(["#" * (depth + 1) + f" {gone.title}", "", *fields,
+                       *([""] if fields else []), body]).rstrip("\r\n")
+    if place is None:
+        return text.rstrip("\r\n") + nl + nl + section + nl, disagreeing
+    return _inserted(text, section, place, kept, vault), disagreeing
+
+
+def _inserted(text: str, section: str, place: Heading, kept: Note, vault: Vault) -> str:
+    """``text`` with ``section`` at the end of the section of heading ``place`` (found again
+    in ``text``, whose properties may have grown)."""
+    headings = parse_note(kept.path, text.encode("utf-8"), vault.config).headings
+    at = next(h for h in headings if (h.text, h.level) == (place.text, place.level))
+    end = next((h.line - 1 for h in headings if h.line > at.line and h.level <= at.level),
+               None)
+    nl = newline_of(text)
+    lines = text.split(nl)
+    if end is None:
+        return text.rstrip("\r\n") + nl + nl + section + nl
+    while end > at.line and not lines[end - 1].strip():
+        end -= 1  # the blank lines before the next heading stay before it
+    gap = [""] if lines[end].strip() else []
+    return nl.join([*lines[:end], "", section, *gap, *lines[end:]])
 
 
 def _joined_names(text: str, kept: Note, gone: Note) -> str:
@@ -194,15 +231,15 @@ def _inline(value: Any) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else yaml_value(value)
 
 
-def _body(text: str, gone: Note, renamed: dict[str, str]) -> str:
+def _body(text: str, gone: Note, renamed: dict[str, str], depth: int) -> str:
     """OLD's text without its frontmatter and a first heading that only repeats its title, its
-    headings one level deeper (under the heading of its title), its clashing block ids
+    headings ``depth`` levels deeper (under the heading of its title), its clashing block ids
     renamed."""
-    lines = _deeper(text.removeprefix("\ufeff").split("\n"), gone)
+    lines = _deeper(text.removeprefix("\ufeff").split("\n"), gone, depth)
     span = fence_span([line + "\n" for line in lines])
     lines = lines[span[1] + 1:] if span else lines
     first = next((at for at, line in enumerate(lines) if line.strip()), len(lines))
-    if first < len(lines) and lines[first].strip() == f"## {gone.title}":
+    if first < len(lines) and lines[first].strip() == "#" * (1 + depth) + f" {gone.title}":
         first += 1  # the title again, as its first heading
     lines = lines[first:]
     while lines and not lines[0].strip():
@@ -213,14 +250,14 @@ def _body(text: str, gone: Note, renamed: dict[str, str]) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def _deeper(lines: list[str], gone: Note) -> list[str]:
-    """``lines`` with each of OLD's ``#`` headings one level deeper (at most ``MAX_LEVEL``)."""
+def _deeper(lines: list[str], gone: Note, depth: int) -> list[str]:
+    """``lines`` with each of OLD's ``#`` headings ``depth`` levels deeper (at most
+    ``MAX_LEVEL``)."""
     for heading in gone.headings:
         at = heading.line - 1
         marks = "#" * heading.level
-        if heading.level < MAX_LEVEL and 0 <= at < len(lines) and \
-                lines[at].lstrip().startswith(marks):
-            lines[at] = lines[at].replace(marks, marks + "#", 1)
+        if 0 <= at < len(lines) and lines[at].lstrip().startswith(marks):
+            lines[at] = lines[at].replace(marks, "#" * min(MAX_LEVEL, heading.level + depth), 1)
     return lines
 
 
