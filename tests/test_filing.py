@@ -83,3 +83,10 @@ def test_a_search_snippet_is_what_the_note_says_not_its_properties(vault: Vault)
 ])
 def test_what_properties_say(text: str, said: str) -> None:
     assert what_properties_say(text) == said
+
+
+def test_a_note_shows_what_it_says_before_its_properties(vault: Vault) -> None:
+    built = build_context(vault, query="When was the archive completed?", budget=300,
+                          today=TODAY)
+    assert "### [[Projects/Archive]]\n- Old work is kept here. (line 7)\n" \
+           "- completed: 2022-12-10; title: Archive (line 2)\n" in built.text

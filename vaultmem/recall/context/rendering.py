@@ -72,10 +72,12 @@ def in_order(items: list[ContextItem]) -> list[ContextItem]:
 
 def _section_order(section: list[ContextItem]) -> list[ContextItem]:
     """A section's items as shown: ungrouped ones as they come, then each group's (in the
-    order groups first come) in file order."""
+    order groups first come) in file order, a note's properties after what it says (its
+    defining passage first)."""
     ordered = [item for item in section if not item.group]
     for group in dict.fromkeys(item.group for item in section if item.group):
-        ordered += sorted((i for i in section if i.group == group), key=lambda i: i.lines)
+        ordered += sorted((i for i in section if i.group == group),
+                          key=lambda i: (i.kind == "properties", i.lines))
     return ordered
 
 
