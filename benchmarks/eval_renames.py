@@ -9,8 +9,9 @@ with Obsidian's ``newLinkFormat`` "shortest" (the default) and once "absolute"
 (``--seed``), are renamed one after another, in turn: moved to another folder of the vault,
 renamed in their folder, renamed with accents (``Café …``); and ``--merges`` duplicates are
 planted and merged: for a note with backlinks, a note of its title written another way
-(accents, case, `` (copy)``) in another folder with an alias, a tag and a paragraph, linked by a
-planted note (``[[dup]]``, ``[[dup|shown]]``, ``[[dup#Heading]]``), then merged into the note.
+(accents, case, `` (copy)``) in another folder, or its folder note (``A/B.md`` and
+``A/B/B.md``), with an alias, a tag and a paragraph, linked by a planted note (``[[dup]]``,
+``[[dup|shown]]``, ``[[dup#Heading]]``), then merged into the note.
 
 After each change the vault is read afresh and compared with before, link by link in every
 note: the note it reaches (the renamed or merged note's new id for the old one) and the text it
@@ -149,10 +150,11 @@ def one_rename(root: Path, note_id: str, turn: int, rng: random.Random,
 
 def plant(root: Path, note_id: str, turn: int) -> str:
     """A duplicate of ``note_id`` in another folder, and a note linking to it; its id."""
-    name = note_id.rpartition("/")[2]
-    written = [f"{name} (copy)", name.upper(), f"{name}é"][turn % 3]
-    dup = f"Planted duplicates/{written}"
-    (root / "Planted duplicates").mkdir(exist_ok=True)
+    folder, _, name = note_id.rpartition("/")
+    written = [f"{name} (copy)", name.upper(), f"{name}é", name][turn % 4]
+    home = f"{folder}/{name}" if turn % 4 == 3 else "Planted duplicates"  # its folder note
+    dup = f"{home}/{written}"
+    (root / home).mkdir(parents=True, exist_ok=True)
     (root / f"{dup}.md").write_text(
         f"---\naliases: [{json.dumps(written + ' alias')}]\ntags: [planted]\n---\n"
         f"# {written}\n\nA second note on the same thing.\n\n## Heading\n\nMore. ^p{turn}\n",
