@@ -152,7 +152,7 @@ def plant(root: Path, note_id: str, turn: int) -> str:
     """A duplicate of ``note_id`` in another folder, and a note linking to it; its id."""
     folder, _, name = note_id.rpartition("/")
     written = [f"{name} (copy)", name.upper(), f"{name}é", name][turn % 4]
-    home = f"{folder}/{name}" if turn % 4 == 3 else "Planted duplicates"  # its folder note
+    home = "/".join(filter(None, (folder, name))) if turn % 4 == 3 else "Planted duplicates"
     dup = f"{home}/{written}"
     (root / home).mkdir(parents=True, exist_ok=True)
     (root / f"{dup}.md").write_text(
