@@ -21,6 +21,7 @@ from ...secrets import redact
 from ...text import search_terms
 from ...vault import Vault
 
+NOTE_REASON = "a passage of the note asked for"  # a note asked for shows all of it
 SENTENCE_END = re.compile("[.!?\u3002\uff01\uff1f][\"')\\]*]*$")
 LINK_CHARS = re.compile(r"\[\[|\]\]|%%|[#|^:\[\]]")
 TABLE_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([-+]?\d+(?:\.\d+)?)\s*\|")

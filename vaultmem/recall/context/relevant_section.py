@@ -10,7 +10,7 @@ from ...index.lookup import facets, linked_from_lines, passages
 from ...text import search_terms
 from ...vault import Vault
 from .answer_passages import FILING_REASON, LABEL_REASON, Answer, answer
-from .candidates import ContextItem, neighbour_items, overlap, section_link
+from .candidates import NOTE_REASON, ContextItem, neighbour_items, overlap, section_link
 from .judged import judged, pointer_items
 from .periods import query_periods
 from .restated import later_first
@@ -19,7 +19,6 @@ from .scored import Scored
 NOTE_WEIGHT = 3.0  # a note asked for: its first passage's score (x RELEVANT_SCALE)
 NOTE_PASSAGES = 12
 PASSAGES_PER_TOKEN = 1 / 15  # passages offered per token of budget (whole ones never fit more)
-NOTE_REASON = "a passage of the note asked for"
 RELEVANT_SCALE = 10.0  # a passage's score (about 0..2) against the other sections' items
 
 

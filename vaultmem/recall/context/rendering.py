@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..token_budget import counter
-from .candidates import ContextItem
+from .candidates import NOTE_REASON, ContextItem
 from .restated import EARLIER
 
 # (key, title, floor share of the budget, weight when sharing what is left)
@@ -72,12 +72,13 @@ def in_order(items: list[ContextItem]) -> list[ContextItem]:
 
 def _section_order(section: list[ContextItem]) -> list[ContextItem]:
     """A section's items as shown: ungrouped ones as they come, then each group's (in the
-    order groups first come) in file order, a note's properties after what it says (its
-    defining passage first)."""
+    order groups first come) in file order; of passages answering a question, a note's
+    properties after what it says (its defining passage first; a note asked for shows its
+    properties first, as its head)."""
     ordered = [item for item in section if not item.group]
     for group in dict.fromkeys(item.group for item in section if item.group):
-        ordered += sorted((i for i in section if i.group == group),
-                          key=lambda i: (i.kind == "properties", i.lines))
+        ordered += sorted((i for i in section if i.group == group), key=lambda i: (
+            i.kind == "properties" and NOTE_REASON not in i.reasons, i.lines))
     return ordered
 
 
