@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ from .note_file import read_text
 
 HISTORY = ".vaultmem/history"
 PENDING, DONE, ROLLED_BACK, UNDONE = "pending", "done", "rolled back", "undone"
+STATE = re.compile(r'"state": ("[a-z ]+")')
+HEAD_CHARS = 4096  # a record's "what", "when" and "state" come first
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def undo(root: Path, *, dry_run: bool = False) -> Record:
     since (nothing is put back then)."""
     with file_lock(root, HISTORY):
         recover(root, locked=True)
-        record = next((r for r in reversed(history(root)) if r.state == DONE), None)
+        record = next(reversed(history(root, states=frozenset({DONE}))), None)
         if record is None:
             raise NothingToUndo("nothing to undo: no rename or merge is recorded in "
                                 f"{HISTORY}/ that was not undone")
@@ -119,19 +122,29 @@ def recover(root: Path, *, locked: bool = False) -> list[Record]:
     if not locked:
         with file_lock(root, HISTORY):
             return recover(root, locked=True)
-    found = [r for r in history(root) if r.state == PENDING]
+    found = history(root, states=frozenset({PENDING}))
     for record in found:
         _back(root, [c for c in record.changes if _made(root, c)])
         _save(root, _with_state(record, ROLLED_BACK))
     return found
 
 
-def history(root: Path) -> list[Record]:
-    """Every recorded transaction, oldest first."""
+def history(root: Path, *, states: frozenset[str] | None = None) -> list[Record]:
+    """Every recorded transaction (those in ``states`` only, when given), oldest first; a
+    record's state is read from its head, so only those wanted are read whole."""
     folder = root / HISTORY
     names = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
+    wanted = [name for name in names if states is None or _state_of(folder / name) in states]
     return [_loaded(name, json.loads((folder / name).read_text(encoding="utf-8")))
-            for name in names]
+            for name in wanted]
+
+
+def _state_of(path: Path) -> str | None:
+    """A record's state, from the start of its file (``_save`` writes it before the texts)."""
+    with path.open(encoding="utf-8") as handle:
+        head = handle.read(HEAD_CHARS)
+    found = STATE.search(head)
+    return json.loads(found.group(1)) if found else None
 
 
 def _forward(root: Path, change: FileChange) -> None:
