@@ -114,3 +114,12 @@ def test_the_old_text_can_go_into_a_chosen_section(root: Path) -> None:
     assert code == 0, err
     code, _, err = run(root, "merge", "Ana", "ana-ribeiro", "--under", "Nowhere")
     assert code == 1 and "People/Ana has no heading 'Nowhere'" in err
+
+
+def test_the_trash_record_knows_the_merged_note_and_undo_takes_it_back(root: Path) -> None:
+    kept = hash_tree(root)
+    assert run(root, "merge", "Ana", "ana-ribeiro")[0] == 0
+    code, out, _ = run(root, "trash")
+    assert code == 0 and "ana-ribeiro.md  (from People/ana-ribeiro.md)" in out
+    assert run(root, "undo")[0] == 0
+    assert {k: v for k, v in hash_tree(root).items() if not k.startswith(".vaultmem/")} == kept

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -22,11 +21,11 @@ from ..write.files import atomic_write, move, remove
 from ..write.locks import file_lock
 from ..write.props import set_properties
 from ..write.sections import append_to_section
+from ..write.trash_record import RECORD, TRASH, entries, record_text
 
 # Plain notes (meetings, hubs) are records of their day, not memory that goes out of date.
 ENTRY_TYPES = {"person", "project", "decision", "lesson", "fact", "kpi"}
-TRASH = ".trash"
-MANIFEST = f"{TRASH}/.vaultmem-trash.json"
+MANIFEST = RECORD
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -131,18 +130,13 @@ def _locked(func: F) -> F:
 def _manifest(vault: Vault) -> dict[str, Any]:
     """The trash record: trash file name -> where it came from and when."""
     path = vault.root / MANIFEST
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return data
-    except (FileNotFoundError, ValueError):
-        return {}
+    return entries(path.read_text(encoding="utf-8") if path.is_file() else None)
 
 
 def _save_manifest(vault: Vault, data: dict[str, Any]) -> None:
     """Store the trash record atomically."""
     (vault.root / TRASH).mkdir(exist_ok=True)
-    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    atomic_write(vault.root / MANIFEST, text.encode("utf-8"))
+    atomic_write(vault.root / MANIFEST, record_text(data).encode("utf-8"))
 
 
 @_locked

@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from .. import clock
 from ..caller import LOCAL, Caller
 from ..errors import RenameRefused
 from ..model import Heading, Note
@@ -27,8 +28,8 @@ from .props import KEY, Value, fence_span, newline_of, set_property, yaml_value
 from .relink import Relink, relinked, rewritten
 from .rename import files_data, links_to, pinned, relinked_change
 from .transaction import FileChange, Record, commit, in_scope
+from .trash_record import RECORD, TRASH, entries, with_entry
 
-TRASH = ".trash"
 MAX_LEVEL = 6  # of a Markdown heading
 LISTED = ("aliases", "tags")  # joined even when one note writes them as a single value
 
@@ -102,7 +103,7 @@ def plan_merge(vault: Vault, keep: str, old: str, *, redirect: bool = False,
     changes = [FileChange(kept.path, keep_before, merged)]
     changes += [relinked_change(vault, source, relinks)
                 for source, relinks in sorted(edits.items())]
-    changes.append(_old_change(vault, gone, kept, old_text, redirect))
+    changes += _old_change(vault, gone, kept, old_text, redirect)
     _check(vault, changes, kept, gone, after)
     return Merged(kept.id, gone.id, tuple(changes), len(found), tuple(disagreeing))
 
@@ -261,17 +262,24 @@ def _deeper(lines: list[str], gone: Note, depth: int) -> list[str]:
     return lines
 
 
-def _old_change(vault: Vault, gone: Note, kept: Note, text: str, redirect: bool) -> FileChange:
-    """OLD to the trash (a free name there), or made a note saying where it went."""
+def _old_change(vault: Vault, gone: Note, kept: Note, text: str,
+                redirect: bool) -> list[FileChange]:
+    """OLD to the trash (a free name there, in the trash record so that ``restore`` knows
+    it), or made a note saying where it went."""
     if redirect:
-        return FileChange(gone.path, text, f'---\nmerged_into: "[[{kept.id}]]"\n---\n'
-                                            f"Merged into [[{kept.id}]].\n")
+        return [FileChange(gone.path, text, f'---\nmerged_into: "[[{kept.id}]]"\n---\n'
+                                             f"Merged into [[{kept.id}]].\n")]
+    record = vault.root / RECORD
+    before = record.read_bytes().decode("utf-8") if record.is_file() else None
+    taken = entries(before)
     stem = gone.path[:-3].rsplit("/", 1)[-1]
-    target, number = f"{TRASH}/{stem}.md", 2  # flat, as Obsidian's own trash is
-    while (vault.root / target).exists():
-        target = f"{TRASH}/{stem} {number}.md"
+    name, number = f"{stem}.md", 2  # flat, as Obsidian's own trash is
+    while name in taken or (vault.root / TRASH / name).exists():
+        name = f"{stem} {number}.md"
         number += 1
-    return FileChange(gone.path, text, text, target)
+    day = clock.today().isoformat()
+    return [FileChange(gone.path, text, text, f"{TRASH}/{name}"),
+            FileChange(RECORD, before, with_entry(before, name, gone.path, day))]
 
 
 def _check(vault: Vault, changes: list[FileChange], kept: Note, gone: Note,
@@ -279,7 +287,7 @@ def _check(vault: Vault, changes: list[FileChange], kept: Note, gone: Note,
     """RenameRefused unless each changed note's links still reach every note they reached
     (OLD now KEEP; KEEP's text holding OLD's links too)."""
     for change in changes:
-        if change.moved_to or change.path == gone.path:
+        if change.moved_to or change.path in (gone.path, RECORD):
             continue
         before = {link.resolved for link in vault.notes[change.path[:-3]].links}
         if change.path == kept.path:

@@ -12,8 +12,9 @@ from ..names import RESERVED
 WINDOWS_BAD = re.compile(r'[\\:*?"<>|\x00-\x1f]')
 
 
-OWN_FILES = {(".vaultmem", "ignored.txt"), (".vaultmem", "link-history.md")}  # the only
-# hidden files vaultmem writes: the owner's ignore list, the links it wrote otherwise
+OWN_FILES = {(".vaultmem", "ignored.txt"), (".vaultmem", "link-history.md"),
+             (".trash", ".vaultmem-trash.json")}  # the only hidden files vaultmem writes:
+# the owner's ignore list, the links it wrote otherwise, the record of what it put in the trash
 
 
 class OutsideVault(VaultmemError):

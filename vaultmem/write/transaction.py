@@ -25,7 +25,7 @@ from .. import clock
 from ..caller import Caller
 from ..errors import ChangedMeanwhile, NothingToUndo
 from .apply import OutsideScope, WriteRefused
-from .files import atomic_write, drop_twin, make_folder, move, update
+from .files import atomic_write, drop_twin, make_folder, move, remove, update
 from .locks import file_lock
 from .note_file import read_text
 
@@ -40,7 +40,7 @@ class FileChange:
     """One note's part of a transaction: its text before and after, and where it moves."""
 
     path: str
-    before: str
+    before: str | None  # None: the file is not there yet (the trash record of a first merge)
     after: str
     moved_to: str | None = None
 
@@ -162,7 +162,9 @@ def _back(root: Path, done: list[FileChange]) -> None:
         if change.moved_to and (root / change.moved_to).exists() and \
                 not (root / change.path).exists():
             move(root, change.moved_to, change.path)
-        if _current(root, change.path) == change.after:
+        if _current(root, change.path) == change.after and change.before is None:
+            remove(root, change.path)  # a file the change made (only ever in the trash)
+        elif _current(root, change.path) == change.after:
             update(root, change.path, _swap(change.path, change.after, change.before))
 
 
@@ -180,9 +182,10 @@ def _current(root: Path, rel: str) -> str | None:
     return read_text(root, rel)
 
 
-def _swap(rel: str, expected: str, new: str) -> Any:
-    """The change that writes ``new`` over ``expected``, refusing any other text."""
-    def change(text: str | None) -> str:
+def _swap(rel: str, expected: str | None, new: str | None) -> Any:
+    """The change that writes ``new`` over ``expected`` (None: no file), refusing any other
+    text."""
+    def change(text: str | None) -> str | None:
         if text != expected:
             raise ChangedMeanwhile(f"{rel} was changed since the change was planned; nothing "
                                    "was changed: run the command again")
