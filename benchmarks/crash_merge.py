@@ -5,10 +5,10 @@
 Makes a vault where ``Keep`` and its duplicate ``Old`` are linked by ``--backlinks`` notes (one
 link to ``Old`` each, written in turn as ``[[Old]]``, ``[[Old|shown]]``, ``[[Old#Plan]]`` and an
 embed), then, for each step k of the merge (every file operation of its transaction: the History
-record written, each note rewritten, the move to the trash, the record marked done; every
-``--every``-th), copies the vault, runs ``vaultmem merge Keep Old`` in a process that kills
-itself with SIGKILL right after its k-th step, and runs the next command (``vaultmem undo
---dry-run``, which first puts back what a transaction that never finished had done). Then the
+record written, each note rewritten, the move to the trash, the trash record, the History record
+marked done; every ``--every``-th), copies the vault, runs ``vaultmem merge Keep Old`` in a process
+that kills itself with SIGKILL right after its k-th step, and runs the next command (``vaultmem
+undo --dry-run``, which first puts back what a transaction that never finished had done). Then the
 vault must be as before (every file byte for byte, vaultmem's own aside) or, when the kill came
 after the record was marked done, merged: every link that reached ``Old`` reaching ``Keep`` and
 ``vaultmem undo`` putting every byte back. A concurrent editor: a thread appends to one of the
@@ -138,7 +138,8 @@ def main() -> int:
         base = work / "base"
         make(base, args.backlinks)
         before = files(base)
-        steps = args.backlinks + 5  # record, Keep, each linking note, Old, its move, record done
+        steps = args.backlinks + 6  # record, Keep, each linking note, Old, its move, the trash
+        # record, the History record done
         outcomes: dict[str, int] = {}
         for step in range(1, steps + 1, args.every):
             outcome = one_step(base, step, before, work)
