@@ -32,8 +32,9 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parents[1] / "shared" / "corpora"
@@ -45,6 +46,7 @@ from vaultmem.write.merge import merge  # noqa: E402
 from vaultmem.write.rename import rename  # noqa: E402
 from vaultmem.write.transaction import undo  # noqa: E402
 
+T = TypeVar("T")
 SHOW = bool(os.environ.get("EVAL_RENAMES_SHOW"))  # each broken link or changed text, on stderr
 COLUMNS = ("changes", "links", "broken", "shown", "unions", "undo", "refused")
 
@@ -130,19 +132,27 @@ def new_name(vault: Vault, note_id: str, turn: int, rng: random.Random) -> str:
     return f"{folder}/{stem}" if folder else stem
 
 
+def attempt(change: Callable[[], T], tally: dict[str, int]) -> T | None:
+    """Make one change, counted; None (counted as refused) when vaultmem refuses it."""
+    try:
+        done = change()
+    except VaultmemError as exc:
+        tally["refused"] += 1
+        if SHOW:
+            print(f"  refused: {exc}", file=sys.stderr)
+        return None
+    tally["changes"] += 1
+    return done
+
+
 def one_rename(root: Path, note_id: str, turn: int, rng: random.Random,
                tally: dict[str, int]) -> None:
     """Rename one note, check, undo, check."""
     bytes_before, before = files(root), reached(root)
     vault = Vault(root)
-    try:
-        done = rename(vault, note_id, new_name(vault, note_id, turn, rng))
-    except VaultmemError as exc:
-        tally["refused"] += 1
-        if SHOW:
-            print(f"  refused: {exc}", file=sys.stderr)
+    done = attempt(lambda: rename(vault, note_id, new_name(vault, note_id, turn, rng)), tally)
+    if done is None:
         return
-    tally["changes"] += 1
     compare(before, reached(root), {done.old: done.new}, tally)
     undo(root)
     tally["undo"] += files(root) != bytes_before
@@ -171,14 +181,8 @@ def one_merge(root: Path, note_id: str, turn: int, tally: dict[str, int]) -> Non
     bytes_before, before = files(root), reached(root)
     vault = Vault(root)
     kept, gone = vault.notes[note_id], vault.notes[dup]
-    try:
-        merge(vault, note_id, dup)
-    except VaultmemError as exc:
-        tally["refused"] += 1
-        if SHOW:
-            print(f"  refused: {exc}", file=sys.stderr)
+    if attempt(lambda: merge(vault, note_id, dup), tally) is None:
         return
-    tally["changes"] += 1
     compare(before, reached(root), {dup: note_id}, tally, merged=True)
     now = Vault(root).notes[note_id]
     want_aliases = {*kept.aliases, *gone.aliases, gone.title}
