@@ -11,9 +11,10 @@ import functools
 import re
 from typing import Any
 
+from .text import cjk_runs
+
 WORD = re.compile(r"[^\W\d_]+")
 CYRILLIC = re.compile("[\u0400-\u04ff]")
-CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")  # kana, Han, Hangul
 SHORTEST_STEM = 4  # letters: a shorter stem would meet too many other words as a prefix
 
 
@@ -92,7 +93,7 @@ def written_in(text: str, languages: tuple[str, ...]) -> bool:
 def _language_of(text: str) -> str:
     """:func:`question_language` of a passage, "cjk" for one with CJK characters (a keeper
     asks of the same passages call after call)."""
-    return "cjk" if CJK.search(text) else question_language(text)
+    return "cjk" if cjk_runs(text) else question_language(text)
 
 
 def common_word(word: str, language: str) -> bool:
