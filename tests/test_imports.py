@@ -1,5 +1,6 @@
 """What a command loads: not the Markdown parser when nothing changed, never networkx for a
-one-note command, nothing of the other commands, and no parser for settings a vault lacks."""
+one-note command (``related`` reads a part of the graph from the index), nothing of the other
+commands, and no parser for settings a vault lacks."""
 
 from __future__ import annotations
 
@@ -46,8 +47,8 @@ def loaded(sample: Path, command: list[str]) -> set[str]:
 
 @pytest.mark.parametrize(("command", "heavy"), [
     (["show", "Lucy Tan"], ""), (["scan"], ""), (["lint"], "rapidfuzz"),
-    (["search", "pricing"], "rapidfuzz"), (["related", "Lucy Tan"], "networkx"),
-    (["context", "--query", "pricing"], "")])
+    (["search", "pricing"], "rapidfuzz"), (["related", "Lucy Tan"], ""),
+    (["related", "Lucy Tan", "--depth", "3"], "networkx"), (["context", "--query", "pricing"], "")])
 def test_a_warm_command_loads_only_what_it_uses(sample: Path, command: list[str],
                                                 heavy: str) -> None:
     assert Vault(sample).index.stats.parsed > 0  # the index is warm for the command

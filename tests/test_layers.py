@@ -31,6 +31,7 @@ LAYERS = {
     "vaultmem.read": 1,  # file text -> records, facts as a note states them (pure)
     "vaultmem.index": 2,  # the SQLite index and what is made at index time (search documents)
     "vaultmem.graph": 3, "vaultmem.vault": 3,  # the Vault composes the index and the graph
+    "vaultmem.part_graph": 3,  # a part of the graph read from the index, without networkx
     "vaultmem.recall": 4,  # search, related, context: pure queries
     "vaultmem.check": 4,  # read-only judgements: conflicts, duplicates, lint, reports
     "vaultmem.write": 5,  # the only code that writes vault files

@@ -198,3 +198,23 @@ def test_notes_a_hub_lists_together_are_related_the_nearer_the_more(tmp_path: Pa
     assert scored == {"Binarize": 1.0, "Crop": 0.67}  # one line apart, two; Far is 10 away
     assert [hit.reasons for hit in found if hit.id == "Binarize"] == [
         ["[[Index]] links both, 1 line(s) apart"]]
+
+
+def test_the_part_read_from_the_index_relates_as_a_networkx_graph_of_it(sample: Path) -> None:
+    from vaultmem.graph import graph_of_rows
+    from vaultmem.index.graph_rows import star_rows
+    from vaultmem.part_graph import PartGraph, two_hop_part
+    from vaultmem.recall.related.notes import related, related_inputs
+
+    vault = Vault(sample)
+    for note_id in sorted(vault.notes):
+        part, inputs = related_inputs(vault, note_id, every_word=True)
+        assert isinstance(part, PartGraph)
+        also = set(part.nodes) - {note_id}
+        whole = graph_of_rows(star_rows(vault.store, note_id, also))
+        assert sorted(part.nodes) == sorted(whole.nodes)
+        assert part.edges == {pair: whole.edges[pair] for pair in whole.edges}
+        by_part = [(r.id, round(r.score, 6), r.reasons) for r in related(part, note_id, **inputs)]
+        by_nx = [(r.id, round(r.score, 6), r.reasons) for r in related(whole, note_id, **inputs)]
+        assert by_part == by_nx, note_id
+        assert two_hop_part(vault.store, note_id).nodes[note_id] == whole.nodes[note_id]

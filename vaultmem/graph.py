@@ -9,17 +9,14 @@ import networkx as nx
 from .index.graph_rows import (
     EdgeRow,
     GraphRows,
-    NodeMemo,
     ball,
     missing_labels,
     part_graph_rows,
-    star_rows,
 )
 from .index.rows import ATTACHMENT, LinkRow, edge_kind, missing_name, node_attrs
 from .index.store import Store
 from .model import Note
-
-MISSING = "missing"
+from .part_graph import part_of_rows
 
 
 def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = None) -> nx.DiGraph:
@@ -48,36 +45,11 @@ def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = Non
 def graph_of_rows(rows: GraphRows) -> nx.DiGraph:
     """The graph the index rows describe (see :func:`build_graph`); nodes at the edge of a
     part of the graph carry their whole-graph ``degree``."""
+    part = part_of_rows(rows)
     graph = nx.DiGraph()
-    graph.add_nodes_from((note_id, dict(attrs)) for note_id, attrs in rows.notes.items())
-    graph.add_nodes_from((node, {"type": role, "title": node.rsplit("/", 1)[-1], "path": node,
-                                 "missing": False, "self_links": 0})
-                         for node, role in rows.roles.items())
-    graph.add_nodes_from((label, {"type": MISSING, "title": label, "path": None,
-                                  "missing": True, "self_links": 0})
-                         for label in rows.labels.values())
-    graph.add_edges_from((source, target, {"kinds": sorted(kinds), "count": len(lines),
-                                           "lines": lines})
-                         for (source, target), (kinds, lines) in _edges(graph, rows).items())
-    for node, degree in rows.degrees.items():
-        if rows.labels.get(node, node) in graph:
-            graph.nodes[rows.labels.get(node, node)]["degree"] = degree
+    graph.add_nodes_from(part.nodes(data=True))
+    graph.add_edges_from((source, target, attrs) for (source, target), attrs in part.edges.items())
     return graph
-
-
-def _edges(graph: nx.DiGraph, rows: GraphRows) -> dict[tuple[str, str], tuple[set[str], list[int]]]:
-    """Each (source, target) pair's link kinds and lines, in link order; same-note links are
-    counted in the source node's ``self_links`` instead."""
-    edges: dict[tuple[str, str], tuple[set[str], list[int]]] = {}
-    for link in rows.links:
-        if link.node == link.source:
-            graph.nodes[link.source]["self_links"] += 1
-            continue
-        pair = (link.source, rows.labels[link.node] if link.missing else link.node)
-        kinds, lines = edges.setdefault(pair, (set(), []))
-        kinds.add(link.kind)
-        lines.append(link.line)
-    return edges
 
 
 def ego_graph(store: Store, center: str, *, radius: int = 1, also: Iterable[str] = (),
@@ -90,18 +62,6 @@ def ego_graph(store: Store, center: str, *, radius: int = 1, also: Iterable[str]
         raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
     return graph_of_rows(part_graph_rows(store, ball(store, center, radius), also,
                                          with_degrees=degrees))
-
-
-def two_hop_graph(store: Store, center: str, *, also: Iterable[str] = (),
-                  known: NodeMemo | None = None) -> nx.DiGraph:
-    """Every link of ``center`` and of each node linked with it, read from the index, plus the
-    notes ``also`` (attributes only), each node with its whole-graph ``degree``: what
-    :func:`vaultmem.recall.related.notes.related` reads within two links, without the links among
-    the notes farther out that an ego graph also holds. Node attributes in ``known`` (kept by
-    a long-running reader of one state of the index) are not read again."""
-    if not store.query("SELECT 1 FROM notes WHERE id = ?", (center,)):
-        raise nx.NodeNotFound(f"node {center!r} is not a note of the index")
-    return graph_of_rows(star_rows(store, center, also, known=known))
 
 
 def neighbourhood(graph: nx.DiGraph, node: str, *, depth: int = 1) -> nx.DiGraph:

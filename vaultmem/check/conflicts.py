@@ -19,6 +19,7 @@ from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .decisions import decision_findings
 from .habits import habits_apart
 from .kin import alike_in_words, linked_together, particular_words
+from .open_conflicts import Finder, keep_found, open_conflicts
 from .winners import choose, finding_id
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
@@ -44,14 +45,26 @@ def find_conflicts(vault: Vault, *, kinds: tuple[str, ...] = KINDS,
             and not (quiet and ignored.quiets(f.id, f.kind, f.notes))]
 
 
+def ready_conflicts(vault: Vault, today: dt.date | None = None) -> None:
+    """Find the open conflicts a context warns of in every note, once for a long-running
+    reader, which then brings them up to date from each change instead of finding them around
+    every context's notes."""
+    today = today or clock.today()
+    open_conflicts(vault, today, _local_finder(vault, today), whole=True)
+
+
 def _known(vault: Vault, today: dt.date, kinds: tuple[str, ...],
            touching: set[str] | None) -> list[Finding]:
-    """The vault's findings as kept (in this process, else in the cache); else those around
-    ``touching`` when its kinds allow, else all, computed once per vault state and kept."""
+    """The vault's findings as kept (in this process, else in the cache); else, when its kinds
+    allow, the open conflicts kept for an earlier state brought up to date, or those around
+    ``touching``; else all, computed once per vault state and kept."""
     known = vault.derived.get(("conflicts", today))
     if known is None:
         known = _stored(vault, today)
     if known is None and touching is not None and LOCAL_KINDS.issuperset(kinds):
+        kept = open_conflicts(vault, today, _local_finder(vault, today))
+        if kept is not None:
+            return sorted(kept, key=_order)
         return _find(vault, kinds, today, documents_around(vault, touching, today))
     if known is None:
         known = _computed(vault, today)
@@ -82,6 +95,7 @@ def _computed(vault: Vault, today: dt.date) -> list[Finding]:
     if store.generation() != generation:  # another process stored meanwhile: the key may be
         return found  # of a later state than the notes these were found in
     store.save_result("conflicts", key, [astuple(f) for f in found])
+    keep_found(vault, today, [f for f in found if f.kind in LOCAL_KINDS], generation)
     store.save_result("duplicate-blocks", stamp,
                       {sign: [astuple(f) for f in block] for sign, block in memo.items()})
     return found
@@ -101,7 +115,18 @@ def _find(vault: Vault, kinds: tuple[str, ...], today: dt.date,
         found += expired_used(vault, ledger, today)
     if not LOCAL_KINDS.issuperset(kinds):
         found += _compared(vault, kinds, ledger, memo)
-    return sorted(habits_apart(found)[0], key=lambda f: (KINDS.index(f.kind), f.notes, f.id))
+    return sorted(habits_apart(found)[0], key=_order)
+
+
+def _local_finder(vault: Vault, today: dt.date) -> Finder:
+    """The conflicts of :data:`LOCAL_KINDS` among the notes it is given."""
+    kinds = tuple(kind for kind in KINDS if kind in LOCAL_KINDS)
+    return lambda documents: _find(vault, kinds, today, documents)
+
+
+def _order(finding: Finding) -> tuple[int, list[str], str]:
+    """Findings by kind, then notes."""
+    return (KINDS.index(finding.kind), finding.notes, finding.id)
 
 
 def _compared(vault: Vault, kinds: tuple[str, ...], ledger: Ledger,

@@ -56,6 +56,12 @@ def documents_around(vault: Vault, notes: Iterable[str],
     return sorted(metas.items())
 
 
+def concerned(vault: Vault, metas: dict[str, Meta]) -> set[str]:
+    """What the facts of ``metas`` are about (ids, or names no note has) and the decisions
+    sharing a topic with theirs: the notes whose conflicts a change of them can join."""
+    return _entities(vault, metas) | _topic_mates(vault, metas)
+
+
 def _entities(vault: Vault, metas: dict[str, Meta], *, kind: str | None = None) -> set[str]:
     """The notes the facts of ``metas`` (of ``kind`` only, if given) are about, resolved from
     the stating note as the ledger resolves them."""
@@ -96,6 +102,13 @@ def _expired(vault: Vault, today: dt.date) -> set[str]:
     """The fact notes whose fact stopped holding before ``today``."""
     return _kept(vault, ("expired fact notes", today),
                  lambda: expired_by(vault.store, today.isoformat()))
+
+
+def supersede_chains(vault: Vault) -> set[str]:
+    """Every note stating a supersede link, and every note one names."""
+    stating = _superseding(vault)
+    return _kept(vault, "supersede chains",
+                 lambda: set(stating) | _entities(vault, stating, kind="relation"))
 
 
 def _superseding(vault: Vault) -> dict[str, Meta]:

@@ -12,13 +12,26 @@ from collections.abc import Iterable
 from . import fts
 from .store import Store
 
+MEMO_MOST = 100_000  # counts a memo keeps before it starts again
+TOTAL = ""  # in a memo of counts: the vault's passages (no term is empty)
 
-def passages_holding(store: Store, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
-    """How many passages the vault has, and how many hold each FTS5 term of ``terms``."""
+
+def passages_holding(store: Store, terms: Iterable[str],
+                     known: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
+    """How many passages the vault has, and how many hold each FTS5 term of ``terms`` (through
+    and into ``known``, the counts a reader keeps for one state of the index: counting walks a
+    term's whole posting list)."""
+    known = {} if known is None else known
+    if len(known) > MEMO_MOST:
+        known.clear()
     with store.held() as db:
-        total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
-        return total, {term: db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts "
-                                        "MATCH ?", (term,)).fetchone()[0] for term in terms}
+        if TOTAL not in known:
+            known[TOTAL] = db.execute("SELECT count(*) FROM passage_store").fetchone()[0]
+        for term in terms:
+            if term not in known:
+                known[term] = db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts "
+                                         "MATCH ?", (term,)).fetchone()[0]
+    return known[TOTAL], {term: known[term] for term in terms}
 
 
 def terms_held(store: Store, terms: Iterable[str],

@@ -87,7 +87,7 @@ def index_terms(store: Store, text: str) -> set[str]:
 
 def passage_count(store: Store) -> int:
     """How many passages the vault has."""
-    return int(store.query("SELECT COUNT(*) FROM passages")[0][0])
+    return int(store.query("SELECT COUNT(*) FROM passage_store")[0][0])
 
 
 def _terms_of(db: sqlite3.Connection, text: str) -> dict[str, int]:

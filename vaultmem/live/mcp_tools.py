@@ -297,9 +297,11 @@ class Tools:
         caller: Caller = LOCAL,
     ) -> str:
         """The agent's context as Markdown, as ``vaultmem context`` prints it."""
+        from ..check.conflicts import ready_conflicts
         from ..recall.context.build import build_context
 
         with self.fresh(caller) as vault:
+            ready_conflicts(vault)  # found once, then brought up to date by each change
             built = build_context(vault, agent=agent, query=query, note=note, budget=budget,
                                   fill=fill)
             return self.out(built.explained() if explain else built.text)

@@ -140,10 +140,12 @@ def _exit_when_orphaned(server: int) -> None:
 
 
 def _warm() -> None:
-    """Read the index, so that the first call does not."""
+    """Read the index and find the open conflicts, so that the first call does not."""
+    from ..check.conflicts import ready_conflicts
+
     assert _worker_tools is not None
-    with _worker_tools.fresh(LOCAL):
-        pass
+    with _worker_tools.fresh(LOCAL) as vault:
+        ready_conflicts(vault)
 
 
 def _call(name: str, arguments: dict[str, object], caller: Caller) -> str:

@@ -15,6 +15,7 @@ from ..index import fts
 from ..index.store import Store
 from ..index.term_counts import passages_holding, terms_held, terms_in_each
 from ..text import cjk_runs
+from ..vault import Vault
 
 
 class TermWeights(NamedTuple):
@@ -26,15 +27,23 @@ class TermWeights(NamedTuple):
     passages: int = 0
 
 
-def term_weights(store: Store, question: str) -> TermWeights:
+def held_counts(vault: Vault) -> dict[str, int]:
+    """The passage counts of search terms kept for this reading of the vault."""
+    counts: dict[str, int] = vault.derived.setdefault("passages matching a term", {})
+    return counts
+
+
+def term_weights(store: Store, question: str, known: dict[str, int] | None = None
+                 ) -> TermWeights:
     """Each search term of ``question`` (as :func:`~.fts.match_terms` writes it, phrases
     aside when it has words: they repeat them) and its idf over the vault's passages,
     log(1 + (N - n + 0.5) / (n + 0.5)) for a term ``n`` of the ``N`` passages hold; a pair of
     CJK characters no passage holds weighs nothing when a pair beside it is held (it is the
-    edge of two words: ``核是`` of ``的核是什么``, ``件里`` of ``文件里定义``)."""
+    edge of two words: ``核是`` of ``的核是什么``, ``件里`` of ``文件里定义``). ``known``: the
+    passage counts a reader keeps for a state of the index."""
     terms = fts.match_terms(question)
     terms = [term for term in terms if " " not in term] or terms
-    total, counts = passages_holding(store, terms)
+    total, counts = passages_holding(store, terms, known)
     held = [counts[term] for term in terms]
     weights = {term: 0.0 if _edge(terms, held, at) else
                math.log(1 + (total - n + 0.5) / (n + 0.5))

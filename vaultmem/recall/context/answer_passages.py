@@ -52,7 +52,7 @@ from ...index.lookup import (
 from ...index.term_counts import terms_held, terms_in_each
 from ...vault import Vault
 from ..meaning import Near, near_text
-from ..question_weights import term_weights, whole_words
+from ..question_weights import held_counts, term_weights, whole_words
 from ..search import by_note, note_score
 from .bare_labels import is_label, what_properties_say
 from .closeness import Closeness, closeness
@@ -104,7 +104,7 @@ def answer(vault: Vault, question: str, *, today: dt.date,
             if h.path[:-3] not in leave_out]
     meant = [n for n in near_text(vault, question) if n.passage.note not in leave_out]
     named = named_in(vault, question)
-    weights = term_weights(vault.store, question)
+    weights = term_weights(vault.store, question, held_counts(vault))
     hits, held = whole_words(question, hits, terms_held(
         vault.store, weights.weights, [(h.path[:-3], h.number) for h in hits]))
     closest = closeness(question, weights, held, meant, named)

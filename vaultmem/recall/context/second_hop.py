@@ -22,6 +22,7 @@ from ...index.lookup import facets
 from ...index.store import Store
 from ...index.term_counts import passages_holding
 from ...text import STAMP
+from ..question_weights import held_counts
 from .scored import Scored, best_first, expired, stored
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def _is_name(word: str, before: str) -> bool:
     return word.isupper() or (bool(before) and before[-1] not in SENTENCE_END)
 
 
-def bridge_names(store: Store, best: Iterable[tuple[str, float]], asked: str) -> dict[str, float]:
+def bridge_names(store: Store, best: Iterable[tuple[str, float]], asked: str,
+                 known: dict[str, int] | None = None) -> dict[str, float]:
     """The bridge names of the passages ``best`` (their texts and scores, best first) that the
     question ``asked`` lacks, with the score of the best passage holding each."""
     asked_words = {word.casefold() for word in WORD.findall(asked)}
@@ -87,7 +89,7 @@ def bridge_names(store: Store, best: Iterable[tuple[str, float]], asked: str) ->
         for name in names_in(text):
             if name.casefold() not in asked_words:
                 found.setdefault(name.casefold(), score)
-    total, counts = passages_holding(store, [f'"{name}"' for name in found])
+    total, counts = passages_holding(store, [f'"{name}"' for name in found], known)
     most = max(HELD_LEAST, int(HELD_SHARE * total))
     held = {name: counts[f'"{name}"'] for name in found}
     kept = {name: score for name, score in found.items() if 2 <= held[name] <= most}
@@ -114,7 +116,8 @@ def with_hops(vault: Vault, question: str, scored: list[Scored], *, today: dt.da
     or raised to what the hop scores (one hop per passage, the best); notes among
     ``leave_out`` and expired ones give none."""
     best = sorted(scored, key=best_first)[:HOP_FROM]
-    names = bridge_names(vault.store, [(s.passage.text, s.score) for s in best], question)
+    names = bridge_names(vault.store, [(s.passage.text, s.score) for s in best], question,
+                         held_counts(vault))
     found = [hop for hop in hops(vault.store, names) if hop.hit.path[:-3] not in leave_out]
     by_key = {(s.passage.note, s.passage.number): s for s in scored}
     done = {(s.passage.note, s.passage.number) for s in best}

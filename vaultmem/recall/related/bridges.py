@@ -9,9 +9,12 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import networkx as nx
+from ...part_graph import node_not_found
+
+if TYPE_CHECKING:
+    from ...part_graph import Graph
 
 NOT_NOTES = {"missing", "attachment", "template", "excluded", "sync-copy"}  # never bridges
 DAILY_WEIGHT = 0.25  # a daily or other periodic note links what happened on one day, related or not
@@ -42,7 +45,7 @@ def _periodic(title: str) -> bool:
     return bool(PERIOD.fullmatch(title))
 
 
-def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
+def bridges(graph: Graph, note: str) -> dict[str, list[Bridge]]:
     """The bridges between ``note`` and each node two links away, either way.
 
     A bridge is a note (missing notes, attachments and templates say nothing about what links
@@ -51,6 +54,7 @@ def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
     it under the same property or inline-field key, or ``DAILY_WEIGHT`` for a daily or other
     periodic note (unless ``note`` is one too).
 
+    >>> import networkx as nx
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "x.png"), ("B", "x.png")])
     >>> nx.set_node_attributes(g, {n: {"type": "note", "title": n} for n in g})
     >>> g.nodes["x.png"]["type"] = "attachment"
@@ -61,7 +65,7 @@ def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
     ['both link [[P]]']
     """
     if note not in graph:
-        raise nx.NodeNotFound(f"node {note!r} is not in the graph")
+        raise node_not_found(note)
     undirected = graph.to_undirected(as_view=True)
     daily = is_daily(graph.nodes[note])
     found: dict[str, list[Bridge]] = defaultdict(list)
@@ -81,7 +85,7 @@ def bridges(graph: nx.DiGraph, note: str) -> dict[str, list[Bridge]]:
     return found
 
 
-def _property_keys(graph: nx.DiGraph, source: str, middle: str) -> set[str]:
+def _property_keys(graph: Graph, source: str, middle: str) -> set[str]:
     """The property and inline-field keys under which ``source`` links ``middle``."""
     if not graph.has_edge(source, middle):
         return set()
@@ -89,7 +93,7 @@ def _property_keys(graph: nx.DiGraph, source: str, middle: str) -> set[str]:
             if kind.startswith(("property:", "field:"))}
 
 
-def _reason(graph: nx.DiGraph, note: str, other: str, bridge: Bridge) -> str:
+def _reason(graph: Graph, note: str, other: str, bridge: Bridge) -> str:
     """Why a bridge counts: a shared project, person or agent, a shared property, a note
     linking both, both linking it, or a path through it; a daily note's marked weak."""
     data = graph.nodes[bridge.middle]
@@ -128,7 +132,7 @@ def bridge_scores(found: Mapping[str, list[Bridge]]) -> dict[str, Scored]:
     return result
 
 
-def bridge_reasons(graph: nx.DiGraph, note: str, other: str, best: list[Bridge]) -> list[str]:
+def bridge_reasons(graph: Graph, note: str, other: str, best: list[Bridge]) -> list[str]:
     """The reasons naming the bridges ``best`` between ``note`` and ``other`` (asked only of
     the candidates shown: most never are)."""
     return [_reason(graph, note, other, bridge) for bridge in best]

@@ -8,12 +8,14 @@ import datetime as dt
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, NamedTuple
 
 from ... import clock
+from ...part_graph import node_not_found
 from .bridges import NOT_NOTES, Bridge, bridge_reasons, bridge_scores, bridges
+
+if TYPE_CHECKING:
+    from ...part_graph import Graph
 
 RECENT_DAYS = 30
 RARE_TAG = 200  # notes sharing a tag this rare become candidates
@@ -48,11 +50,11 @@ class Evidence(NamedTuple):
 
 # A candidate's reasons, made when it is shown: of the graph, for the parts of the evidence
 # that count (a part's name -> whether it counts)
-Reasons = Callable[[nx.DiGraph, Callable[[str], bool]], list[str]]
+Reasons = Callable[["Graph", Callable[[str], bool]], list[str]]
 Said = dict[str, list[tuple[str, str]]]  # candidate -> (part of the evidence, reason)
 
 
-def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | None = None,
+def evidence(graph: Graph, note: str, *, depth: int = 2, today: dt.date | None = None,
              text: Mapping[str, float] | None = None,
              tagged: Mapping[str, list[str]] | None = None,
              meaning: Mapping[str, float] | None = None,
@@ -65,7 +67,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
     ``mentions``: ``"names_it"`` and ``"named_by"``, each note id -> the line), and how to
     say why; ``cocite``: also the co-citation part."""
     if note not in graph:
-        raise nx.NodeNotFound(f"node {note!r} is not in the graph")
+        raise node_not_found(note)
     if depth < 1:
         raise ValueError("depth must be 1 or more")
     parts: dict[str, dict[str, float]] = defaultdict(dict)
@@ -85,7 +87,7 @@ def evidence(graph: nx.DiGraph, note: str, *, depth: int = 2, today: dt.date | N
     found = _normalised({n: p for n, p in parts.items() if n != note and _eligible(graph, n)})
 
     def why(other: str) -> Reasons:
-        def reasons(g: nx.DiGraph, counts: Callable[[str], bool]) -> list[str]:
+        def reasons(g: Graph, counts: Callable[[str], bool]) -> list[str]:
             bridged = bridge_reasons(g, note, other, shared.get(other, [])) \
                 if counts("shared") or counts("adamic") else []
             return ([text for part, text in linked[other] if counts(part)] + bridged
@@ -102,12 +104,12 @@ def _normalised(parts: dict[str, dict[str, float]]) -> dict[str, Evidence]:
             for other, p in parts.items()}
 
 
-def _eligible(graph: nx.DiGraph, node: str) -> bool:
+def _eligible(graph: Graph, node: str) -> bool:
     """Notes, not missing targets, attachments or templates."""
     return node in graph and graph.nodes[node].get("type") not in NOT_NOTES
 
 
-def _links(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
+def _links(graph: Graph, note: str, parts: dict[str, dict[str, float]],
            reasons: Said) -> None:
     """Direct links, both ways."""
     title = graph.nodes[note].get("title", note)
@@ -119,7 +121,7 @@ def _links(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
         reasons[source].append(("link_in", f"links to [[{title}]]"))
 
 
-def _shared_neighbours(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]]
+def _shared_neighbours(graph: Graph, note: str, parts: dict[str, dict[str, float]]
                        ) -> dict[str, list[Bridge]]:
     """Adamic-Adar over the notes both are linked with, weighed by what they are (see
     :mod:`.bridges`); the strongest bridges of each candidate, for its reasons."""
@@ -130,7 +132,7 @@ def _shared_neighbours(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, 
     return shared
 
 
-def _adamic(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
+def _adamic(graph: Graph, note: str, parts: dict[str, dict[str, float]],
             reasons: Said) -> None:
     """Plain Adamic-Adar over every node both are linked with, written or not (a shared
     link to a note nobody wrote yet names a shared topic too): 1 / log(its degree) each. The
@@ -153,7 +155,7 @@ def _adamic(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
                     reasons[other].append(("adamic", f"both linked with [[{name}]] ({what})"))
 
 
-def _cocited(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
+def _cocited(graph: Graph, note: str, parts: dict[str, dict[str, float]],
              reasons: Said) -> None:
     """Notes another note links close to where it links this one (the same line counts 1,
     the next 1/2, ...; a list or a section of a hub names related notes together), summed
@@ -173,17 +175,19 @@ def _cocited(graph: nx.DiGraph, note: str, parts: dict[str, dict[str, float]],
                 reasons[other].append(("cocited", f"[[{title}]] links both, {gap} line(s) apart"))
 
 
-def _farther(graph: nx.DiGraph, note: str, depth: int,
+def _farther(graph: Graph, note: str, depth: int,
              parts: dict[str, dict[str, float]]) -> None:
     """Notes within ``depth`` links become candidates (with what they scored so far)."""
     if depth <= 2:
         return
+    import networkx as nx  # a part within more than two links is a networkx graph
+
     undirected = graph.to_undirected(as_view=True)
     for other in nx.single_source_shortest_path_length(undirected, note, cutoff=depth):
         parts[other].setdefault("shared", 0.0)
 
 
-def _mentioned(graph: nx.DiGraph, note: str, mentions: Mapping[str, Mapping[str, int]],
+def _mentioned(graph: Graph, note: str, mentions: Mapping[str, Mapping[str, int]],
                parts: dict[str, dict[str, float]], reasons: Said) -> None:
     """The notes whose name ``note`` writes as plain words, and those writing its name."""
     title = graph.nodes[note].get("title", note)
@@ -197,7 +201,7 @@ def _mentioned(graph: nx.DiGraph, note: str, mentions: Mapping[str, Mapping[str,
             reasons[other].append(("named_by", f"names [[{title}]] (line {line})"))
 
 
-def _tags(graph: nx.DiGraph, note: str, also: set[str],
+def _tags(graph: Graph, note: str, also: set[str],
           tagged: Mapping[str, list[str]] | None, parts: dict[str, dict[str, float]],
           reasons: Said) -> None:
     """Shared tags, for the candidates so far, ``also`` and the notes sharing a tag: as
@@ -219,7 +223,7 @@ def _tags(graph: nx.DiGraph, note: str, also: set[str],
             reasons[other].append(("tags", "shared tag " + ", ".join(f"#{t}" for t in common)))
 
 
-def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
+def _tag_members(graph: Graph) -> dict[str, list[str]]:
     """Notes by tag, built once per graph and kept in ``graph.graph`` (rebuilt if the number
     of nodes changes)."""
     kept = graph.graph.get(TAG_INDEX)
@@ -233,7 +237,7 @@ def _tag_members(graph: nx.DiGraph) -> dict[str, list[str]]:
     return found
 
 
-def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float],
+def _text(graph: Graph, note: str, text: Mapping[str, float],
           meaning: Mapping[str, float], parts: dict[str, dict[str, float]],
           reasons: Said) -> None:
     """Notes with similar words or meaning."""
@@ -244,7 +248,7 @@ def _text(graph: nx.DiGraph, note: str, text: Mapping[str, float],
             reasons[other].append(("text", f"similar text ({value:.2f}{part})"))
 
 
-def _words(graph: nx.DiGraph, note: str, words: Mapping[str, float],
+def _words(graph: Graph, note: str, words: Mapping[str, float],
            parts: dict[str, dict[str, float]]) -> None:
     """Notes sharing the note's words, every one of them (the reason is said by ``text``)."""
     for other, value in words.items():
@@ -252,7 +256,7 @@ def _words(graph: nx.DiGraph, note: str, words: Mapping[str, float],
             parts[other]["words"] = value
 
 
-def _recency(graph: nx.DiGraph, parts: dict[str, dict[str, float]],
+def _recency(graph: Graph, parts: dict[str, dict[str, float]],
              reasons: Said, today: dt.date) -> None:
     """Candidates dated in the last 30 days rank a little higher."""
     for other in parts:

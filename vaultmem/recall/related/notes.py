@@ -9,12 +9,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import networkx as nx
-
 from ...model import Json
 from .evidence import RARE_TAG, Evidence, evidence
 
 if TYPE_CHECKING:
+    from ...part_graph import Graph
     from ...vault import Vault
 
 MENTION_HITS = 300  # passages read for the notes writing a note's name
@@ -61,7 +60,7 @@ class Related:
         return asdict(self)
 
 
-def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
+def related(graph: Graph, note: str, *, limit: int = 10, depth: int = 2,
             today: dt.date | None = None, text: Mapping[str, float] | None = None,
             tagged: Mapping[str, list[str]] | None = None,
             meaning: Mapping[str, float] | None = None,
@@ -72,10 +71,11 @@ def related(graph: nx.DiGraph, note: str, *, limit: int = 10, depth: int = 2,
     evidence of :func:`~.related_evidence.evidence`.
 
     ``graph`` may be the whole graph or a part of it with ``degree`` node attributes: the
-    links of ``note`` and of its neighbours (:func:`vaultmem.graph.two_hop_graph`) for a
+    links of ``note`` and of its neighbours (:func:`vaultmem.part_graph.two_hop_part`) for a
     ``depth`` of 2, the part within ``depth`` links (:func:`vaultmem.graph.ego_graph`) for
     more; ``tagged`` gives the notes carrying each rare tag of ``note`` when it is a part.
 
+    >>> import networkx as nx
     >>> g = nx.DiGraph([("A", "P"), ("B", "P"), ("A", "C")])
     >>> nx.set_node_attributes(g, {n: {"type": "note", "title": n, "tags": []} for n in g})
     >>> [(r.id, r.reasons) for r in related(g, "A")]
@@ -107,14 +107,14 @@ def related_notes(vault: Vault, name: str, *, limit: int = 10, depth: int = 2,
 
 
 def related_inputs(vault: Vault, note_id: str, *, depth: int = 2, every_word: bool = False,
-                   text_of_note: str | None = None) -> tuple[nx.DiGraph, dict[str, Any]]:
+                   text_of_note: str | None = None) -> tuple[Graph, dict[str, Any]]:
     """The part of the graph :func:`related` reads around ``note_id`` and its other inputs
     (``text``, ``meaning``, ``tagged``, ``mentions``; ``words`` with ``every_word``), read
     from the index; ``text_of_note``: the note's text read as this instead of its file's."""
     from ...check.mentions import mentioned_by, mentions_of
-    from ...graph import ego_graph, two_hop_graph
     from ...index.graph_rows import tag_members
     from ...index.name_use import ordinary_names
+    from ...part_graph import two_hop_part
     from .similar_notes import similar, similar_in_meaning
 
     note = vault.notes[note_id]
@@ -133,10 +133,14 @@ def related_inputs(vault: Vault, note_id: str, *, depth: int = 2, every_word: bo
     also = {*text, *every, *(member for members in tagged.values() for member in members),
             *mentions["names_it"], *mentions["named_by"]}
     known = vault.derived.setdefault("node attributes", {})
-    graph = (two_hop_graph(vault.store, note_id, also=also, known=known) if depth <= 2 else
-             ego_graph(vault.store, note_id, radius=depth, also=also))
-    return graph, {"text": text, "meaning": meaning, "tagged": tagged, "mentions": mentions,
-                   "words": every}
+    inputs = {"text": text, "meaning": meaning, "tagged": tagged, "mentions": mentions,
+              "words": every}
+    if depth > 2:  # networkx: the part within more links holds the links among them too
+        from ...graph import ego_graph
+
+        return ego_graph(vault.store, note_id, radius=depth, also=also), inputs
+    return two_hop_part(vault.store, note_id, also=also, known=known), inputs
+
 
 
 def _first_lines(pairs: Iterable[tuple[str, int]]) -> dict[str, int]:

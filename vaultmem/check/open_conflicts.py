@@ -1,0 +1,144 @@
+"""The open conflicts found around a few notes, kept for a state of the vault and brought up to
+date from the notes changed since: a context names them without reading the notes around it.
+
+A conflict's notes are every note whose facts or status decide it (the stating notes, the
+entity, the decisions, the citing note), so after a change the conflicts are found again around
+the changed notes and, as a change can alter a conflict it is not part of:
+
+- the other notes of every kept conflict touching a changed note (one losing a fact may still
+  hold between the others);
+- what the changed notes' facts are about and the decisions sharing their topics (a conflict
+  they join; one about a name no note has is replaced by its id);
+- every note of the supersede chains when a changed note is or becomes part of them (whether a
+  decision supersedes another can pass through any of them);
+- every note with a link written to the name of a note that came or went (what it means).
+
+A change of aliases or of the other files (attachments, templates, excluded folders) has every
+conflict found again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable, Iterable
+
+from ..index.doc import Meta
+from ..index.fact_rows import RELATIONS, metas_of
+from ..index.link_rows import sources_naming
+from ..index.store import folder_stamp
+from ..model import Finding
+from ..vault import Vault
+from .conflicts_around import concerned, documents_around, supersede_chains
+from .remembered import as_row
+
+NAME = "open conflicts"
+MOST_CHANGED = 200  # more notes changed than this: finding them all again costs less
+Finder = Callable[[Iterable[tuple[str, Meta]]], list[Finding]]  # the conflicts among notes
+
+
+def open_conflicts(vault: Vault, today: dt.date, find: Finder, *,
+                   whole: bool = False) -> list[Finding] | None:
+    """The conflicts ``find`` finds among all notes (in no particular order), as kept for an
+    earlier state and brought up to date; None when nothing usable is kept, unless ``whole``:
+    then found in every note.
+
+    Kept in the index for the vault's files, aliases, day and code, and for this process's
+    reading of the vault, so a call after no change reads nothing again.
+    """
+    key = (NAME, today)
+    if key not in vault.derived:
+        found = _brought_up_to_date(vault, today, find)
+        if found is None and whole:
+            found = _whole(vault, today, find)
+        if found is None:
+            return None
+        vault.derived[key] = found
+    return list(vault.derived[key])
+
+
+def keep_found(vault: Vault, today: dt.date, found: list[Finding], generation: int) -> None:
+    """Keep ``found``, every open conflict of the state ``generation`` (when it is still the
+    index's), for later calls to bring up to date."""
+    store = vault.store
+    if store is not None and store.generation() == generation:
+        rows = [as_row(f) for f in found]
+        store.save_result(NAME, _key(vault, today), (generation, rows, sorted(_chains(vault)),
+                                                     store.files_key(), _others(vault)))
+
+
+def _whole(vault: Vault, today: dt.date, find: Finder) -> list[Finding]:
+    """Every open conflict, found in every note, and kept."""
+    generation = vault.index.generation
+    found = find(vault.facts)
+    keep_found(vault, today, found, generation)
+    return found
+
+
+def _brought_up_to_date(vault: Vault, today: dt.date, find: Finder) -> list[Finding] | None:
+    """The kept conflicts with those the notes changed since may alter found again; None
+    when none are kept for these files and aliases, or the changes are too many or too old."""
+    store = vault.store
+    generation = vault.index.generation  # scanned before the kept rows are read
+    kept = store.load_result(NAME, _key(vault, today)) if store is not None else None
+    if not (isinstance(kept, tuple) and len(kept) == 5) or kept[4] != _others(vault):
+        return None
+    since, rows, chains, files, _ = kept
+    changed = store.changed_since(since) if store is not None else None
+    if changed is None or changed.aliases or len(changed.notes) > MOST_CHANGED:
+        return None
+    found = [Finding(*row) for row in rows]
+    if changed.notes:
+        named = set() if files == store.files_key() else _naming(vault, changed.notes)
+        found = _again(vault, today, find, found, changed.notes | named, set(chains))
+        keep_found(vault, today, found, generation)
+    return found
+
+
+def _again(vault: Vault, today: dt.date, find: Finder, found: list[Finding],
+           changed: frozenset[str], chains: set[str]) -> list[Finding]:
+    """``found`` with the conflicts touching the notes a change of ``changed`` may alter
+    found again around them (one found again replaces the one kept of the same id: a fact
+    conflict about a name no note has lists only the notes stating it)."""
+    metas = metas_of(vault.store, changed)
+    looked_at = set(changed) | concerned(vault, metas)
+    for finding in found:
+        if not changed.isdisjoint(finding.notes):
+            looked_at.update(finding.notes)
+    if not chains.isdisjoint(changed) or _states_relations(metas):
+        looked_at |= chains | _chains(vault)
+    again = [f for f in find(documents_around(vault, looked_at, today))
+             if not looked_at.isdisjoint(f.notes)]
+    replaced = {f.id for f in again}
+    return [f for f in found if looked_at.isdisjoint(f.notes) and f.id not in replaced] + again
+
+
+def _states_relations(metas: dict[str, Meta]) -> bool:
+    """True when one of ``metas`` states a supersede link."""
+    return any(fact.kind == "relation" and fact.attribute in RELATIONS
+               for meta in metas.values() for fact in meta.facts)
+
+
+def _naming(vault: Vault, notes: Iterable[str]) -> set[str]:
+    """The notes with a link written to the name of one of ``notes``."""
+    return {source for note in notes
+            for source in sources_naming(vault.store, note.rpartition("/")[2])}
+
+
+def _others(vault: Vault) -> str:
+    """A digest of the vault's files other than its source notes, and their roles."""
+    index = vault.index
+    listed = repr((index.attachments, sorted(index.other.items())))
+    return hashlib.sha256(listed.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _chains(vault: Vault) -> set[str]:
+    """Every note of the supersede chains now."""
+    return set(supersede_chains(vault))
+
+
+def _key(vault: Vault, today: dt.date) -> str:
+    """What the kept conflicts depend on besides the files: the day, the credential rules and
+    the checks' code."""
+    secrets = hashlib.sha256(repr(sorted(vault.config.secret_patterns.items())).encode())
+    return f"{today}|{secrets.hexdigest()[:16]}|{folder_stamp('check')}"
