@@ -71,6 +71,8 @@ def _delete(name: str) -> Change:
 
 
 CHANGES: dict[str, tuple[Change, bool]] = {  # (the change, brought up to date note by note)
+    "words added to a stating note": (_edit("Daily/2026-10-02.md", "- [[Ana]]",
+                                            "Busy day.\n\n- [[Ana]]"), True),
     "a field takes back what made a conflict": (
         _edit("Daily/2026-10-02.md", "role:: designer", "role:: engineer"), True),
     "a field makes one again": (_edit("Daily/2026-10-02.md", "role:: engineer", "role:: cto"),
@@ -189,3 +191,31 @@ def _random_edit(root: Path, rng: random.Random, step: int) -> str:
     else:
         shutil.copy(note, note.with_name(f"{note.stem} {step}.md"))
     return f"{kind} {note.relative_to(root)}"
+
+
+def test_the_index_tells_a_change_of_words_from_a_change_of_memory(tmp_path: Path) -> None:
+    for name, text in NOTES.items():
+        _write(name, text)(tmp_path)
+
+    def changed_by(change: Change) -> tuple[frozenset[str], frozenset[str]]:
+        vault = Vault(tmp_path)
+        store, generation = vault.store, vault.index.generation
+        change(tmp_path)
+        Vault(tmp_path).index  # noqa: B018 - the change stored
+        changed = store.changed_since(generation)
+        assert changed is not None
+        return changed.notes, changed.memory
+
+    def appended(name: str, text: str) -> Change:
+        return lambda root: (root / name).write_text((root / name).read_text() + text)
+
+    assert changed_by(appended("People/Ben.md", "\nJust words.\n")) == (
+        frozenset({"People/Ben"}), frozenset())
+    assert changed_by(_edit("Daily/2026-10-03.md", "- [[Ben]]", "Moved.\n- [[Ben]]")) == (
+        frozenset({"Daily/2026-10-03"}), frozenset({"Daily/2026-10-03"}))  # its fact's line
+    assert changed_by(appended("People/Ana.md", "\nSee [[Ben]].\n"))[1] == {"People/Ana"}
+    assert changed_by(_edit("People/Ben.md", "city: Porto", "city: Faro"))[1] == {"People/Ben"}
+    assert changed_by(_delete("Notes/Trip.md"))[1] == {"Notes/Trip"}
+    conflicts.ready_conflicts(Vault(tmp_path), TODAY)
+    appended("People/Ben.md", "\nMore words.\n")(tmp_path)
+    assert _sorted(_kept(tmp_path)) == _whole(tmp_path)

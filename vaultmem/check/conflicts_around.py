@@ -73,6 +73,8 @@ def _entities(vault: Vault, metas: dict[str, Meta], *, kind: str | None = None) 
 
 def _topic_mates(vault: Vault, metas: dict[str, Meta]) -> set[str]:
     """The decisions whose ``topic`` is that of a decision among ``metas``."""
+    if not any(meta.type == "decision" for meta in metas.values()):
+        return set()  # the vault's topics are not read for notes that decide nothing
     stated = _topics(vault)
     mine = {key for note_id, key in stated
             if note_id in metas and metas[note_id].type == "decision"}

@@ -13,8 +13,10 @@ the changed notes and, as a change can alter a conflict it is not part of:
   decision supersedes another can pass through any of them);
 - every note with a link written to the name of a note that came or went (what it means).
 
-A change of aliases or of the other files (attachments, templates, excluded folders) has every
-conflict found again.
+A note whose words changed but not what the checks read of it (its properties, facts, history,
+links and their lines: the index tells, see :class:`~vaultmem.index.freshness.changes.Changed`)
+alters no conflict. A change of aliases or of the other files (attachments, templates, excluded
+folders) has every conflict found again.
 """
 
 from __future__ import annotations
@@ -57,13 +59,16 @@ def open_conflicts(vault: Vault, today: dt.date, find: Finder, *,
     return list(vault.derived[key])
 
 
-def keep_found(vault: Vault, today: dt.date, found: list[Finding], generation: int) -> None:
+def keep_found(vault: Vault, today: dt.date, found: list[Finding], generation: int,
+               chains: set[str] | None = None) -> None:
     """Keep ``found``, every open conflict of the state ``generation`` (when it is still the
-    index's), for later calls to bring up to date."""
+    index's), and ``chains``, the notes of its supersede chains (read when not given), for
+    later calls to bring up to date."""
     store = vault.store
     if store is not None and store.generation() == generation:
+        chains = _chains(vault) if chains is None else chains
         rows = [as_row(f) for f in found]
-        store.save_result(NAME, _key(vault, today), (generation, rows, sorted(_chains(vault)),
+        store.save_result(NAME, _key(vault, today), (generation, rows, sorted(chains),
                                                      store.files_key(), _others(vault)))
 
 
@@ -87,30 +92,35 @@ def _brought_up_to_date(vault: Vault, today: dt.date, find: Finder) -> list[Find
     changed = store.changed_since(since) if store is not None else None
     if changed is None or changed.aliases or len(changed.notes) > MOST_CHANGED:
         return None
-    found = [Finding(*row) for row in rows]
-    if changed.notes:
+    found, chains = [Finding(*row) for row in rows], set(chains)
+    if changed.notes:  # only a change of what the checks read of a note can alter a conflict
         named = set() if files == store.files_key() else _naming(vault, changed.notes)
-        found = _again(vault, today, find, found, changed.notes | named, set(chains))
-        keep_found(vault, today, found, generation)
+        if changed.memory or named:
+            found, chains = _again(vault, today, find, found, changed.memory | named, chains)
+        keep_found(vault, today, found, generation, chains)
     return found
 
 
 def _again(vault: Vault, today: dt.date, find: Finder, found: list[Finding],
-           changed: frozenset[str], chains: set[str]) -> list[Finding]:
+           changed: frozenset[str], chains: set[str]) -> tuple[list[Finding], set[str]]:
     """``found`` with the conflicts touching the notes a change of ``changed`` may alter
     found again around them (one found again replaces the one kept of the same id: a fact
-    conflict about a name no note has lists only the notes stating it)."""
+    conflict about a name no note has lists only the notes stating it), and the supersede
+    chains' notes now (``chains`` before: read again only when a changed note is in them)."""
     metas = metas_of(vault.store, changed)
     looked_at = set(changed) | concerned(vault, metas)
     for finding in found:
         if not changed.isdisjoint(finding.notes):
             looked_at.update(finding.notes)
     if not chains.isdisjoint(changed) or _states_relations(metas):
-        looked_at |= chains | _chains(vault)
+        looked_at |= chains  # the notes of the chains before the change, and after
+        chains = _chains(vault)
+        looked_at |= chains
     again = [f for f in find(documents_around(vault, looked_at, today))
              if not looked_at.isdisjoint(f.notes)]
     replaced = {f.id for f in again}
-    return [f for f in found if looked_at.isdisjoint(f.notes) and f.id not in replaced] + again
+    kept = [f for f in found if looked_at.isdisjoint(f.notes) and f.id not in replaced]
+    return kept + again, chains
 
 
 def _states_relations(metas: dict[str, Meta]) -> bool:

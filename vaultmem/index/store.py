@@ -31,7 +31,7 @@ from . import degrees, fts, update
 from .freshness import changes
 from .sql import IN_ARRAY, KEYS, array, index_statements, start_over, transaction, tuned
 
-SCHEMA = 12
+SCHEMA = 13
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -426,7 +426,7 @@ def _store_notes(db: sqlite3.Connection, updates: Mapping[str, Entry]) -> set[st
     fresh = {path: entry for path, entry in updates.items()
              if stored.get(path, -1) <= entry.identity[0]}  # else read from a later change
     ids = [path[:-3] for path in fresh]
-    before = changes.aliases_of(db, ids)
+    before = changes.before_storing(db, [i for i in ids if f"{i}.md" in stored])
     update.forget(db, [path for path in fresh if path in stored])  # others have no rows
     update.insert(db, fresh)
     changes.record(db, before, ids)
@@ -437,7 +437,7 @@ def _forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
     """Forget the notes at ``paths``, recording the change."""
     paths = list(paths)
     ids = [path[:-3] for path in paths]
-    before = changes.aliases_of(db, ids)
+    before = changes.before_storing(db, ids)
     update.forget(db, paths)
     changes.record(db, before, ids)
 

@@ -9,24 +9,60 @@ not change, never left untold of one that did.
 
 from __future__ import annotations
 
+import marshal
 import sqlite3
-from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
+from ...read.record import loaded_blobs
 from ..sql import IN_ARRAY, array
 
 SCHEMA = """
-CREATE TABLE changes(generation INTEGER NOT NULL, note TEXT NOT NULL, aliases INTEGER NOT NULL);
+CREATE TABLE changes(generation INTEGER NOT NULL, note TEXT NOT NULL, aliases INTEGER NOT NULL,
+    memory INTEGER NOT NULL);
 CREATE INDEX changes_by_generation ON changes(generation);
 """
 KEPT_GENERATIONS = 1000  # older changes are dropped: a result that old is made again
 
 
 class Changed(NamedTuple):
-    """The notes stored or forgotten after a generation, and whether any alias changed."""
+    """The notes stored or forgotten after a generation, whether any alias changed, and the
+    notes whose memory changed: what the checks read of a note (its type, status, dates,
+    tags, aliases, facts and history, and where its links go from which line), not only its
+    words."""
 
     notes: frozenset[str]
     aliases: bool
+    memory: frozenset[str] = frozenset()
+
+
+class Before(NamedTuple):
+    """What :func:`record` compares a note's rows with: its aliases and memory as stored."""
+
+    aliases: dict[str, list[str]]
+    memory: dict[str, tuple[Any, ...]]
+
+
+def before_storing(db: sqlite3.Connection, ids: Iterable[str]) -> Before:
+    """The aliases and memory of the notes ``ids`` as stored, before they are stored again or
+    forgotten."""
+    ids = list(ids)
+    return Before(aliases_of(db, ids), memory_of(db, ids))
+
+
+def memory_of(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, tuple[Any, ...]]:
+    """What the checks read of each stored note among ``ids``: its stored metadata, and the
+    (node, line) of each of its links."""
+    wanted = array(f"{note_id}.md" for note_id in ids)
+    metas = {path[:-3]: marshal.loads(loaded_blobs(record, doc)[1])[2] for path, record, doc in
+             db.execute(f"SELECT path, record, doc FROM bodies WHERE path IN {IN_ARRAY}",
+                        (wanted,))}
+    links: dict[str, list[tuple[str, int]]] = {}
+    for source, node, line in db.execute(
+            f"SELECT source, node, line FROM links WHERE source IN {IN_ARRAY} ORDER BY source, "
+            "node, line", (array(metas),)):
+        links.setdefault(source, []).append((node, line))
+    return {note_id: (meta, links.get(note_id, [])) for note_id, meta in metas.items()}
 
 
 def aliases_of(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, list[str]]:
@@ -38,14 +74,17 @@ def aliases_of(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, list[str
     return found
 
 
-def record(db: sqlite3.Connection, before: Mapping[str, list[str]], ids: Iterable[str]) -> None:
-    """Record that the notes ``ids`` (whose aliases were ``before``) were just stored or
-    forgotten (inside the writer's transaction)."""
+def record(db: sqlite3.Connection, before: Before, ids: Iterable[str]) -> None:
+    """Record that the notes ``ids`` (as ``before`` says they were) were just stored or
+    forgotten (inside the writer's transaction). A note new to the index changed its memory
+    without reading it back (a first scan stores every note)."""
     ids = sorted(set(ids))
-    after = aliases_of(db, ids)
+    aliases = aliases_of(db, ids)
+    memory = memory_of(db, [i for i in ids if i in before.memory])
     generation = counted(db, "generation") + 1
-    db.executemany("INSERT INTO changes VALUES (?, ?, ?)",
-                   [(generation, i, before.get(i) != after.get(i)) for i in ids])
+    db.executemany("INSERT INTO changes VALUES (?, ?, ?, ?)",
+                   [(generation, i, before.aliases.get(i) != aliases.get(i),
+                     i not in before.memory or before.memory[i] != memory.get(i)) for i in ids])
 
 
 def forget_old(db: sqlite3.Connection, generation: int) -> None:
@@ -62,9 +101,10 @@ def changed_since(db: sqlite3.Connection, generation: int) -> Changed | None:
     longer all kept."""
     if generation < counted(db, "changes_from"):
         return None
-    rows = db.execute("SELECT note, aliases FROM changes WHERE generation > ?",
+    rows = db.execute("SELECT note, aliases, memory FROM changes WHERE generation > ?",
                       (generation,)).fetchall()
-    return Changed(frozenset(row[0] for row in rows), any(row[1] for row in rows))
+    return Changed(frozenset(row[0] for row in rows), any(row[1] for row in rows),
+                   frozenset(row[0] for row in rows if row[2]))
 
 
 def counted(db: sqlite3.Connection, key: str) -> int:
