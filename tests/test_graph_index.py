@@ -251,3 +251,15 @@ def test_a_memo_of_node_attributes_gives_the_rows_it_saves_reading(
     assert telling_terms(vault.store, text, count=12, most_share=1.0, known=counts) == words
     assert telling_terms(vault.store, text, count=12, most_share=1.0, known=counts) == words
     assert counts and all(count >= 0 for count in counts.values())
+
+
+@pytest.mark.parametrize("root", VAULTS, ids=lambda p: p.name)
+def test_backlinks_read_from_the_link_rows_are_those_of_the_linking_notes(root: Path) -> None:
+    from vaultmem.index.link_rows import backlinks_of
+
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    vault = Vault(root, use_cache=False)
+    for note_id in sorted(vault.notes):
+        read = [(source, link.line, link.raw) for source, link in vault.backlinks(note_id)]
+        assert [tuple(row) for row in backlinks_of(vault.store, note_id)] == read, note_id

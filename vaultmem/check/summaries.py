@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..index.link_rows import backlinks_of
 from ..index.tallies import Tallies, tallies
 from ..model import SHOWN, Json, Note
 from ..vault import Vault
@@ -57,6 +58,7 @@ def _problem(problem: Any) -> Json:
 def note_data(vault: Vault, note: Note) -> Json:
     """What ``vaultmem show --json`` prints: the parsed note and its backlinks."""
     data = note.to_dict()
-    data["backlinks"] = [{"id": source, "line": link.line, "raw": link.raw}
-                         for source, link in vault.backlinks(note.id)]
+    _ = vault.notes  # the index is current first
+    data["backlinks"] = [{"id": link.source, "line": link.line, "raw": link.raw}
+                         for link in backlinks_of(vault.store, note.id)]
     return data

@@ -36,6 +36,23 @@ def reached_links(store: Store, ids: list[str]) -> dict[str, list[Reached]]:
     return found
 
 
+class Backlink(NamedTuple):
+    """A link from another source note to a note: where it is, as written."""
+
+    source: str
+    line: int
+    raw: str
+
+
+def backlinks_of(store: Store, note_id: str) -> list[Backlink]:
+    """Every link from another source note that resolves to ``note_id``, by note, in order
+    (read from the link rows: no linking note is read whole)."""
+    return [Backlink(*row) for row in store.query(
+        "SELECT source, line, raw FROM links WHERE node = ? AND NOT missing AND source != ? "
+        "AND source IN (SELECT id FROM files WHERE role = 'source') ORDER BY source, rowid",
+        (note_id, note_id))]
+
+
 def problem_links(store: Store, *, subpaths: bool = True,
                   sources: list[str] | None = None) -> list[LinkRow]:
     """Links that resolve to nothing or are ambiguous, and (``subpaths``) those that name a

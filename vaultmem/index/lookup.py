@@ -272,11 +272,26 @@ def link_raws(store: Store, spans: Iterable[tuple[str, int, int]]
 def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
     """(the source notes ``note_id`` links to, those linking to it), each sorted, itself left
     out."""
-    out = {row[0] for row in store.query(
-        "SELECT node FROM links WHERE source = ? AND NOT missing", (note_id,))} - {note_id}
-    into = set(store.linking(note_id)) - {note_id}
-    notes = facets(store, out | into)
-    return sorted(out & notes.keys()), sorted(into & notes.keys())
+    return neighbours_of_each(store, [note_id])[note_id]
+
+
+def neighbours_of_each(store: Store, ids: Iterable[str]
+                       ) -> dict[str, tuple[list[str], list[str]]]:
+    """:func:`neighbour_notes` of each note among ``ids``, read at once."""
+    wanted = array(ids)
+    out: dict[str, set[str]] = {note_id: set() for note_id in json.loads(wanted)}
+    into: dict[str, set[str]] = {note_id: set() for note_id in out}
+    for source, node in store.query(f"SELECT source, node FROM links WHERE source IN "
+                                    f"{IN_ARRAY} AND NOT missing", (wanted,)):
+        out[source].add(node)
+    for node, source in store.query(f"SELECT node, source FROM links WHERE node IN "
+                                    f"{IN_ARRAY} AND NOT missing", (wanted,)):
+        into[node].add(source)
+    reached = set().union(*out.values(), *into.values())
+    notes = {row[0] for row in store.query(f"SELECT id FROM notes WHERE id IN {IN_ARRAY} AND "
+                                           f"NOT flags & {GENERATED}", (array(reached),))}
+    return {note_id: (sorted((out[note_id] - {note_id}) & notes),
+                      sorted((into[note_id] - {note_id}) & notes)) for note_id in out}
 
 
 def _stored_passage(row: tuple[Any, ...]) -> StoredPassage:

@@ -29,7 +29,7 @@ from ..index.lookup import (
     facets,
     matching_passages,
     names_like,
-    neighbour_notes,
+    neighbours_of_each,
     opening_passages,
 )
 from ..index.tallies import tallies
@@ -228,11 +228,11 @@ def _graph_evidence(vault: Vault, combined: dict[str, float],
     """Notes linked to or from the strongest hits rank up."""
     strong = sorted(combined.items(), key=lambda item: (-item[1], item[0]))[:STRONG]
     boost: dict[str, float] = defaultdict(float)  # the best link to a strong hit counts, once
+    strong = [(hit_id, score) for hit_id, score in strong if hit_id in vault.notes]
+    neighbours = neighbours_of_each(vault.store, [hit_id for hit_id, _ in strong])
     for hit_id, hit_score in strong:
-        if hit_id not in vault.notes:
-            continue
         title = hit_id.rsplit("/", 1)[-1]
-        outgoing, backlinks = neighbour_notes(vault.store, hit_id)
+        outgoing, backlinks = neighbours[hit_id]
         for other in sorted(set(backlinks) | set(outgoing)):
             boost[other] = max(boost[other], GRAPH_WEIGHT * hit_score)
             how = "links to" if other in backlinks else "linked from"
