@@ -62,6 +62,9 @@ class Server:
                                         text=True)
         assert self.process.stderr is not None
         line = self.process.stderr.readline()
+        while line and " at http" not in line:  # a progress bar first: the index was parsed
+            print(f"server: {line.strip()}", file=sys.stderr)
+            line = self.process.stderr.readline()
         if " at http" not in line:
             raise SystemExit(f"the server did not start: {line}")
         self.url = line.split(" at ")[1].split()[0]

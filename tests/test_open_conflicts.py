@@ -102,7 +102,7 @@ CHANGES: dict[str, tuple[Change, bool]] = {  # (the change, brought up to date n
     "a note deleted": (_delete("Daily/2026-10-01.md"), True),
     "an alias given": (_edit("People/Ana.md", "type: person", "type: person\naliases: [Dora]"),
                        False),
-    "an attachment added": (_write("Files/scan.png", "png"), False),
+    "an attachment added": (_write("Files/scan.png", "png"), True),
 }
 
 
@@ -197,25 +197,44 @@ def test_the_index_tells_a_change_of_words_from_a_change_of_memory(tmp_path: Pat
     for name, text in NOTES.items():
         _write(name, text)(tmp_path)
 
-    def changed_by(change: Change) -> tuple[frozenset[str], frozenset[str]]:
+    def changed_by(change: Change) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         vault = Vault(tmp_path)
         store, generation = vault.store, vault.index.generation
         change(tmp_path)
         Vault(tmp_path).index  # noqa: B018 - the change stored
         changed = store.changed_since(generation)
         assert changed is not None
-        return changed.notes, changed.memory
+        return changed.notes, changed.memory, changed.named
 
     def appended(name: str, text: str) -> Change:
         return lambda root: (root / name).write_text((root / name).read_text() + text)
 
     assert changed_by(appended("People/Ben.md", "\nJust words.\n")) == (
-        frozenset({"People/Ben"}), frozenset())
-    assert changed_by(_edit("Daily/2026-10-03.md", "- [[Ben]]", "Moved.\n- [[Ben]]")) == (
-        frozenset({"Daily/2026-10-03"}), frozenset({"Daily/2026-10-03"}))  # its fact's line
+        frozenset({"People/Ben"}), frozenset(), frozenset())
+    assert changed_by(_edit("Daily/2026-10-03.md", "- [[Ben]]", "Moved.\n- [[Ben]]"))[1:] == (
+        frozenset({"Daily/2026-10-03"}), frozenset())  # its fact's line
     assert changed_by(appended("People/Ana.md", "\nSee [[Ben]].\n"))[1] == {"People/Ana"}
     assert changed_by(_edit("People/Ben.md", "city: Porto", "city: Faro"))[1] == {"People/Ben"}
-    assert changed_by(_delete("Notes/Trip.md"))[1] == {"Notes/Trip"}
+    assert changed_by(_delete("Notes/Trip.md"))[1:] == ({"Notes/Trip"}, {"Notes/Trip", "trip"})
+    assert changed_by(_write("Notes/New.md", "Words.\n"))[1:] == ({"Notes/New"},
+                                                                 {"Notes/New", "new"})
+    assert changed_by(_write("Files/scan.png", "png")) == (frozenset(), frozenset(),
+                                                           frozenset({"scan.png"}))
     conflicts.ready_conflicts(Vault(tmp_path), TODAY)
     appended("People/Ben.md", "\nMore words.\n")(tmp_path)
+    assert _sorted(_kept(tmp_path)) == _whole(tmp_path)
+
+
+def test_conflicts_found_while_another_process_stores_are_brought_up_to_date(
+        tmp_path: Path) -> None:
+    for name, text in NOTES.items():
+        _write(name, text)(tmp_path)
+    reading = Vault(tmp_path)
+    generation = reading.index.generation
+    _edit("Daily/2026-10-02.md", "role:: designer", "role:: engineer")(tmp_path)
+    Vault(tmp_path).index  # noqa: B018 - another process stores the change meanwhile
+    assert reading.store.generation() > generation
+    conflicts.ready_conflicts(reading, TODAY)  # the rows it reads are of the later state
+    assert _sorted(_kept(tmp_path)) == _whole(tmp_path)
+    _edit("Daily/2026-10-02.md", "role:: engineer", "role:: cto")(tmp_path)
     assert _sorted(_kept(tmp_path)) == _whole(tmp_path)

@@ -92,10 +92,10 @@ def _computed(vault: Vault, today: dt.date) -> list[Finding]:
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
     found = _find(vault, KINDS, today, vault.facts, memo)
+    keep_found(vault, today, [f for f in found if f.kind in LOCAL_KINDS])  # safe whenever
     if store.generation() != generation:  # another process stored meanwhile: the key may be
         return found  # of a later state than the notes these were found in
     store.save_result("conflicts", key, [astuple(f) for f in found])
-    keep_found(vault, today, [f for f in found if f.kind in LOCAL_KINDS], generation)
     store.save_result("duplicate-blocks", stamp,
                       {sign: [astuple(f) for f in block] for sign, block in memo.items()})
     return found

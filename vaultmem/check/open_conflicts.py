@@ -11,12 +11,12 @@ the changed notes and, as a change can alter a conflict it is not part of:
   they join; one about a name no note has is replaced by its id);
 - every note of the supersede chains when a changed note is or becomes part of them (whether a
   decision supersedes another can pass through any of them);
-- every note with a link written to the name of a note that came or went (what it means).
+- every note with a link written to the name of a note or file that came, went or changed
+  role (what it means).
 
 A note whose words changed but not what the checks read of it (its properties, facts, history,
 links and their lines: the index tells, see :class:`~vaultmem.index.freshness.changes.Changed`)
-alters no conflict. A change of aliases or of the other files (attachments, templates, excluded
-folders) has every conflict found again.
+alters no conflict. A change of aliases has every conflict found again.
 """
 
 from __future__ import annotations
@@ -59,45 +59,47 @@ def open_conflicts(vault: Vault, today: dt.date, find: Finder, *,
     return list(vault.derived[key])
 
 
-def keep_found(vault: Vault, today: dt.date, found: list[Finding], generation: int,
+def keep_found(vault: Vault, today: dt.date, found: list[Finding],
                chains: set[str] | None = None) -> None:
-    """Keep ``found``, every open conflict of the state ``generation`` (when it is still the
-    index's), and ``chains``, the notes of its supersede chains (read when not given), for
-    later calls to bring up to date."""
+    """Keep ``found``, every open conflict of this reading of the vault, and ``chains``, the
+    notes of its supersede chains (read when not given), for later calls to bring up to date.
+
+    Kept under this reading's generation even when another process stored notes since (the
+    rows read may then be of a later state): every note stored after that generation is
+    looked at again by the next call, whatever state it was read in.
+    """
     store = vault.store
-    if store is not None and store.generation() == generation:
+    if store is not None:
         chains = _chains(vault) if chains is None else chains
-        rows = [as_row(f) for f in found]
-        store.save_result(NAME, _key(vault, today), (generation, rows, sorted(chains),
-                                                     store.files_key(), _others(vault)))
+        store.save_result(NAME, _key(vault, today), (
+            vault.index.generation, [as_row(f) for f in found], sorted(chains)))
 
 
 def _whole(vault: Vault, today: dt.date, find: Finder) -> list[Finding]:
     """Every open conflict, found in every note, and kept."""
-    generation = vault.index.generation
     found = find(vault.facts)
-    keep_found(vault, today, found, generation)
+    keep_found(vault, today, found)
     return found
 
 
 def _brought_up_to_date(vault: Vault, today: dt.date, find: Finder) -> list[Finding] | None:
     """The kept conflicts with those the notes changed since may alter found again; None
-    when none are kept for these files and aliases, or the changes are too many or too old."""
+    when none are kept, an alias changed, or the changes are too many or too old."""
+    _ = vault.index  # current first: the changes since are read from it
     store = vault.store
-    generation = vault.index.generation  # scanned before the kept rows are read
     kept = store.load_result(NAME, _key(vault, today)) if store is not None else None
-    if not (isinstance(kept, tuple) and len(kept) == 5) or kept[4] != _others(vault):
+    if not (isinstance(kept, tuple) and len(kept) == 3):
         return None
-    since, rows, chains, files, _ = kept
+    since, rows, chains = kept
     changed = store.changed_since(since) if store is not None else None
-    if changed is None or changed.aliases or len(changed.notes) > MOST_CHANGED:
+    if changed is None or changed.aliases or len(changed.memory) > MOST_CHANGED:
         return None
     found, chains = [Finding(*row) for row in rows], set(chains)
     if changed.notes:  # only a change of what the checks read of a note can alter a conflict
-        named = set() if files == store.files_key() else _naming(vault, changed.notes)
-        if changed.memory or named:
-            found, chains = _again(vault, today, find, found, changed.memory | named, chains)
-        keep_found(vault, today, found, generation, chains)
+        touched = changed.memory | _naming(vault, changed.named)
+        if touched:
+            found, chains = _again(vault, today, find, found, touched, chains)
+        keep_found(vault, today, found, chains)
     return found
 
 
@@ -129,17 +131,11 @@ def _states_relations(metas: dict[str, Meta]) -> bool:
                for meta in metas.values() for fact in meta.facts)
 
 
-def _naming(vault: Vault, notes: Iterable[str]) -> set[str]:
-    """The notes with a link written to the name of one of ``notes``."""
-    return {source for note in notes
-            for source in sources_naming(vault.store, note.rpartition("/")[2])}
-
-
-def _others(vault: Vault) -> str:
-    """A digest of the vault's files other than its source notes, and their roles."""
-    index = vault.index
-    listed = repr((index.attachments, sorted(index.other.items())))
-    return hashlib.sha256(listed.encode("utf-8", "surrogateescape")).hexdigest()
+def _naming(vault: Vault, names: Iterable[str]) -> set[str]:
+    """The notes with a link written to one of ``names`` (of notes or files; a note's id is
+    named by its last part)."""
+    return {source for name in names
+            for source in sources_naming(vault.store, name.rpartition("/")[2])}
 
 
 def _chains(vault: Vault) -> set[str]:

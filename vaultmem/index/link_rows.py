@@ -48,9 +48,9 @@ def backlinks_of(store: Store, note_id: str) -> list[Backlink]:
     """Every link from another source note that resolves to ``note_id``, by note, in order
     (read from the link rows: no linking note is read whole)."""
     return [Backlink(*row) for row in store.query(
-        "SELECT source, line, raw FROM links WHERE node = ? AND NOT missing AND source != ? "
-        "AND source IN (SELECT id FROM files WHERE role = 'source') ORDER BY source, rowid",
-        (note_id, note_id))]
+        "SELECT l.source, l.line, l.raw FROM links AS l JOIN files AS f ON f.id = l.source "
+        "WHERE l.node = ? AND NOT l.missing AND l.source != ? AND f.role = 'source' "
+        "ORDER BY l.source, l.rowid", (note_id, note_id))]  # each link's source looked up
 
 
 def problem_links(store: Store, *, subpaths: bool = True,

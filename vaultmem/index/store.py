@@ -31,7 +31,7 @@ from . import degrees, fts, update
 from .freshness import changes
 from .sql import IN_ARRAY, KEYS, array, index_statements, start_over, transaction, tuned
 
-SCHEMA = 13
+SCHEMA = 15
 BUSY_MS = 30_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 # Every connection of this process is opened under this lock: a file created by one (and its
@@ -445,6 +445,7 @@ def _forget(db: sqlite3.Connection, paths: Iterable[str]) -> None:
 def _sync(db: sqlite3.Connection, files: Mapping[str, str], resolver: Resolver) -> None:
     """Record ``files`` and resolve again the links their changes concern."""
     names = update.sync_files(db, files)
+    changes.record_files(db, names)
     update.resolve_again(db, names, resolver)
     db.execute("INSERT OR REPLACE INTO meta VALUES ('files', ?)", (files_key(files),))
 

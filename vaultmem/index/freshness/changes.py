@@ -19,21 +19,23 @@ from ..sql import IN_ARRAY, array
 
 SCHEMA = """
 CREATE TABLE changes(generation INTEGER NOT NULL, note TEXT NOT NULL, aliases INTEGER NOT NULL,
-    memory INTEGER NOT NULL);
+    memory INTEGER NOT NULL, named INTEGER NOT NULL, file INTEGER NOT NULL);
 CREATE INDEX changes_by_generation ON changes(generation);
 """
 KEPT_GENERATIONS = 1000  # older changes are dropped: a result that old is made again
 
 
 class Changed(NamedTuple):
-    """The notes stored or forgotten after a generation, whether any alias changed, and the
-    notes whose memory changed: what the checks read of a note (its type, status, dates,
-    tags, aliases, facts and history, and where its links go from which line), not only its
-    words."""
+    """The notes stored or forgotten after a generation, whether any alias changed, the notes
+    whose memory changed (what the checks read of a note: its type, status, dates, tags,
+    aliases, facts and history, and where its links go from which line; not only its words),
+    and the names of the notes and files that came, went or changed role (a link written to
+    such a name may mean another file now)."""
 
     notes: frozenset[str]
     aliases: bool
     memory: frozenset[str] = frozenset()
+    named: frozenset[str] = frozenset()
 
 
 class Before(NamedTuple):
@@ -82,9 +84,18 @@ def record(db: sqlite3.Connection, before: Before, ids: Iterable[str]) -> None:
     aliases = aliases_of(db, ids)
     memory = memory_of(db, [i for i in ids if i in before.memory])
     generation = counted(db, "generation") + 1
-    db.executemany("INSERT INTO changes VALUES (?, ?, ?, ?)",
+    db.executemany("INSERT INTO changes VALUES (?, ?, ?, ?, ?, 0)",
                    [(generation, i, before.aliases.get(i) != aliases.get(i),
-                     i not in before.memory or before.memory[i] != memory.get(i)) for i in ids])
+                     i not in before.memory or before.memory[i] != memory.get(i),
+                     i not in before.memory or i not in memory) for i in ids])
+
+
+def record_files(db: sqlite3.Connection, names: Iterable[str]) -> None:
+    """Record that files of these names came, went or changed role (inside the writer's
+    transaction)."""
+    generation = counted(db, "generation") + 1
+    db.executemany("INSERT INTO changes VALUES (?, ?, 0, 0, 1, 1)",
+                   [(generation, name) for name in sorted(set(names))])
 
 
 def forget_old(db: sqlite3.Connection, generation: int) -> None:
@@ -101,10 +112,12 @@ def changed_since(db: sqlite3.Connection, generation: int) -> Changed | None:
     longer all kept."""
     if generation < counted(db, "changes_from"):
         return None
-    rows = db.execute("SELECT note, aliases, memory FROM changes WHERE generation > ?",
-                      (generation,)).fetchall()
-    return Changed(frozenset(row[0] for row in rows), any(row[1] for row in rows),
-                   frozenset(row[0] for row in rows if row[2]))
+    rows = db.execute("SELECT note, aliases, memory, named, file FROM changes WHERE "
+                      "generation > ?", (generation,)).fetchall()
+    notes = [row for row in rows if not row[4]]
+    return Changed(frozenset(row[0] for row in notes), any(row[1] for row in notes),
+                   frozenset(row[0] for row in notes if row[2]),
+                   frozenset(row[0] for row in rows if row[3]))
 
 
 def counted(db: sqlite3.Connection, key: str) -> int:
