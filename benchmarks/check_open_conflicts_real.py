@@ -7,12 +7,12 @@ Each vault of the corpora folder is copied to a scratch folder, scanned, and its
 found once (as a server's warm-up does); then ``--changes`` changes drawn at random are made,
 one at a time, as people and agents make them: words added, a property's value changed, a
 note's status changed, inline fields of another note said here too, a line inserted at the top
-(every line below moves), a note created that states a field about a note it links, a note
-copied, deleted or renamed, an attachment added. After each, a fresh reader brings the kept
-conflicts up to date and they are compared with those found again in every note of the files
-as they are (without the index). Printed: per vault, changes, how many were brought up to
-date note by note, mismatches (there should be none), and the median milliseconds of bringing
-up to date against finding them all.
+(every line below moves), a note created that states a field about a note it links or about a
+name no note has, a note copied, deleted or renamed, an attachment added. After each, a fresh
+reader brings the kept conflicts up to date and they are compared with those found again in
+every note of the files as they are (without the index). Printed: per vault, changes, how
+many were brought up to date note by note, mismatches (there should be none), and the median
+milliseconds of bringing up to date against finding them all.
 """
 
 from __future__ import annotations
@@ -95,6 +95,13 @@ def edits(root: Path, rng: random.Random) -> list[Callable[[], str]]:
                        encoding="utf-8")
         return f"created {new.name} about {about}"
 
+    def unwritten() -> str:
+        name = rng.choice(["Nobody Yet", "Someone New"])  # a name no note has
+        new = root / f"Said {rng.randrange(10**6)}.md"
+        new.write_text(f"- [[{name}]] team:: {rng.choice(['red', 'blue', 'green'])}\n",
+                       encoding="utf-8")
+        return f"{new.name} states a fact about {name}"
+
     def copied() -> str:
         note = pick()
         shutil.copy(note, note.with_name(f"{note.stem} copy.md"))
@@ -114,8 +121,8 @@ def edits(root: Path, rng: random.Random) -> list[Callable[[], str]]:
         (root / f"figure {rng.randrange(10**6)}.png").write_bytes(b"\x89PNG")
         return "attachment"
 
-    return [words, property_value, status, borrowed_fields, line_on_top, created, copied,
-            deleted, renamed, attachment]
+    return [words, property_value, status, borrowed_fields, line_on_top, created, unwritten,
+            copied, deleted, renamed, attachment]
 
 
 def check(root: Path, count: int) -> tuple[int, int, list[str], list[float], list[float]]:

@@ -46,6 +46,10 @@ NOTES = {
     "Facts/Old phone.md": '---\ntype: fact\nentity: "[[Ben]]"\nattribute: phone\nvalue: 555\n'
                           "valid_until: 2020-01-01\n---\n",
     "Agents/Bot.md": "---\ntype: agent\n---\nCall via [[Old phone]].\n",
+    # two ways of naming one file no vault holds yet: two values until it comes
+    "Notes/Contract A.md": "- [[Acme]] contract:: [[Contract.pdf]]\n",
+    "Notes/Contract B.md": "- [[Acme]] contract:: [[Legal/Contract.pdf]]\n",
+    "Notes/Eve 1.md": "- [[Eve]] team:: red\n",  # Eve has no note
 }
 LOCAL = tuple(k for k in conflicts.KINDS if k in conflicts.LOCAL_KINDS)
 Change = Callable[[Path], None]
@@ -103,6 +107,10 @@ CHANGES: dict[str, tuple[Change, bool]] = {  # (the change, brought up to date n
     "an alias given": (_edit("People/Ana.md", "type: person", "type: person\naliases: [Dora]"),
                        False),
     "an attachment added": (_write("Files/scan.png", "png"), True),
+    "the file two values name comes": (_write("Legal/Contract.pdf", "pdf"), True),
+    "a second note states a fact about a name no note has": (
+        _write("Notes/Eve 2.md", "- [[Eve]] team:: blue\n"), True),
+    "a third joins it": (_write("Notes/Eve 3.md", "- [[Eve]] team:: green\n"), True),
 }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from vaultmem.index.graph_rows import GraphRows
 from vaultmem.recall.related.notes import (
     WEIGHTS,
     Related,
@@ -200,21 +201,54 @@ def test_notes_a_hub_lists_together_are_related_the_nearer_the_more(tmp_path: Pa
         ["[[Index]] links both, 1 line(s) apart"]]
 
 
+def _networkx_of(rows: GraphRows) -> nx.DiGraph:
+    """The graph ``rows`` describe, built with networkx itself (an oracle independent of
+    :mod:`vaultmem.part_graph`)."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from((note_id, dict(attrs)) for note_id, attrs in rows.notes.items())
+    graph.add_nodes_from((node, {"type": role, "title": node.rsplit("/", 1)[-1], "path": node,
+                                 "missing": False, "self_links": 0})
+                         for node, role in rows.roles.items())
+    graph.add_nodes_from((label, {"type": "missing", "title": label, "path": None,
+                                  "missing": True, "self_links": 0})
+                         for label in rows.labels.values())
+    for link in rows.links:
+        if link.node == link.source:
+            graph.nodes[link.source]["self_links"] += 1
+            continue
+        pair = (link.source, rows.labels[link.node] if link.missing else link.node)
+        if not graph.has_edge(*pair):
+            graph.add_edge(*pair, kinds=[], count=0, lines=[])
+        edge = graph.edges[pair]
+        edge["kinds"] = sorted({*edge["kinds"], link.kind})
+        edge["count"] += 1
+        edge["lines"].append(link.line)
+    for node, degree in rows.degrees.items():
+        if rows.labels.get(node, node) in graph:
+            graph.nodes[rows.labels.get(node, node)]["degree"] = degree
+    return graph
+
+
 def test_the_part_read_from_the_index_relates_as_a_networkx_graph_of_it(sample: Path) -> None:
-    from vaultmem.graph import graph_of_rows
     from vaultmem.index.graph_rows import star_rows
-    from vaultmem.part_graph import PartGraph, two_hop_part
-    from vaultmem.recall.related.notes import related, related_inputs
+    from vaultmem.part_graph import PartGraph
+    from vaultmem.recall.related.notes import related_inputs
 
     vault = Vault(sample)
     for note_id in sorted(vault.notes):
         part, inputs = related_inputs(vault, note_id, every_word=True)
         assert isinstance(part, PartGraph)
-        also = set(part.nodes) - {note_id}
-        whole = graph_of_rows(star_rows(vault.store, note_id, also))
-        assert sorted(part.nodes) == sorted(whole.nodes)
+        also = {*inputs["text"], *inputs["words"], *inputs["mentions"]["names_it"],
+                *inputs["mentions"]["named_by"],
+                *(member for members in inputs["tagged"].values() for member in members)}
+        whole = _networkx_of(star_rows(vault.store, note_id, also))
+        assert {n: part.nodes[n] for n in part.nodes} == dict(whole.nodes(data=True))
         assert part.edges == {pair: whole.edges[pair] for pair in whole.edges}
+        for node in part.nodes:
+            assert sorted(part.successors(node)) == sorted(whole.successors(node))
+            assert sorted(part.predecessors(node)) == sorted(whole.predecessors(node))
+            undirected = whole.to_undirected(as_view=True)
+            assert part.to_undirected()[node].keys() == set(undirected[node])
         by_part = [(r.id, round(r.score, 6), r.reasons) for r in related(part, note_id, **inputs)]
         by_nx = [(r.id, round(r.score, 6), r.reasons) for r in related(whole, note_id, **inputs)]
         assert by_part == by_nx, note_id
-        assert two_hop_part(vault.store, note_id).nodes[note_id] == whole.nodes[note_id]

@@ -19,7 +19,7 @@ from .current_facts import INACTIVE, Ledger, build_ledger, holds, value_key
 from .decisions import decision_findings
 from .habits import habits_apart
 from .kin import alike_in_words, linked_together, particular_words
-from .open_conflicts import Finder, keep_found, open_conflicts
+from .open_conflicts import Finder, chains_now, keep_found, open_conflicts
 from .winners import choose, finding_id
 
 KINDS = ("fact-conflict", "decision-conflict", "superseded-active", "duplicate", "alias-clash",
@@ -91,8 +91,9 @@ def _computed(vault: Vault, today: dt.date) -> list[Finding]:
     stamp = folder_stamp("check")
     rows = store.load_result("duplicate-blocks", stamp) or {}
     memo = {sign: [Finding(*row) for row in block] for sign, block in rows.items()}
+    chains = chains_now(vault)
     found = _find(vault, KINDS, today, vault.facts, memo)
-    keep_found(vault, today, [f for f in found if f.kind in LOCAL_KINDS])  # safe whenever
+    keep_found(vault, today, [f for f in found if f.kind in LOCAL_KINDS], chains)
     if store.generation() != generation:  # another process stored meanwhile: the key may be
         return found  # of a later state than the notes these were found in
     store.save_result("conflicts", key, [astuple(f) for f in found])

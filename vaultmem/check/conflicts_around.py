@@ -16,6 +16,7 @@ from ..index.fact_rows import (
     stating_metas,
     superseding,
 )
+from ..index.link_rows import sources_naming
 from ..index.lookup import facts_named
 from ..vault import Vault
 from .current_facts import value_key
@@ -35,8 +36,9 @@ def documents_around(vault: Vault, notes: Iterable[str],
 
     Read whole: the notes, the entities their facts are about, the decisions sharing a topic
     with theirs, and the expired fact notes (one of the notes may cite them). Of every note
-    linking an entity (so of every note citing one of the notes too): its facts about other
-    notes and those saying how specific it is. Of the rest only supersede links, which chain
+    linking an entity (so of every note citing one of the notes too), or writing a link to an
+    entity's name no note has: its facts about other notes and those saying how specific it
+    is. Of the rest only supersede links, which chain
     through any note: every note stating one, and the notes those name (their status decides).
     """
     store = vault.store
@@ -44,8 +46,9 @@ def documents_around(vault: Vault, notes: Iterable[str],
     entities = set(metas) | _entities(vault, metas)
     metas |= metas_of(store, (entities | _topic_mates(vault, metas)
                               | _expired(vault, today)) - metas.keys())
-    metas |= stating_metas(store, linking_any(store, entities) - metas.keys(),
-                           attributes=SCOPE_KEYS, about_others=True)
+    stating = linking_any(store, entities) | _naming_unwritten(vault, entities - metas.keys())
+    metas |= stating_metas(store, stating - metas.keys(), attributes=SCOPE_KEYS,
+                           about_others=True)
     metas |= {note_id: meta for note_id, meta in _superseding(vault).items()
               if note_id not in metas}
     metas |= stating_metas(store, _entities(vault, metas, kind="relation") - metas.keys(),
@@ -54,6 +57,13 @@ def documents_around(vault: Vault, notes: Iterable[str],
         metas[note_id] = metas[note_id]._replace(
             history=read_meta(vault.index.notes.entry(note_id)).history)
     return sorted(metas.items())
+
+
+def _naming_unwritten(vault: Vault, names: set[str]) -> set[str]:
+    """The notes with a link written to one of ``names``, which no note has: the notes that
+    can state a fact about such a name (an entity the ledger keeps as text)."""
+    return {source for name in names if name not in vault.index.notes
+            for source in sources_naming(vault.store, name.rpartition("/")[2])}
 
 
 def concerned(vault: Vault, metas: dict[str, Meta]) -> set[str]:

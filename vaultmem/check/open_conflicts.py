@@ -59,26 +59,33 @@ def open_conflicts(vault: Vault, today: dt.date, find: Finder, *,
     return list(vault.derived[key])
 
 
-def keep_found(vault: Vault, today: dt.date, found: list[Finding],
-               chains: set[str] | None = None) -> None:
+def keep_found(vault: Vault, today: dt.date, found: list[Finding], chains: set[str]) -> None:
     """Keep ``found``, every open conflict of this reading of the vault, and ``chains``, the
-    notes of its supersede chains (read when not given), for later calls to bring up to date.
+    notes of its supersede chains read before the notes ``found`` was found in
+    (:func:`chains_now`), for later calls to bring up to date.
 
     Kept under this reading's generation even when another process stored notes since (the
     rows read may then be of a later state): every note stored after that generation is
-    looked at again by the next call, whatever state it was read in.
+    looked at again by the next call, whatever state it was read in; and a note that left
+    the chains after they were read is in them as kept, so the next call looks at them all.
     """
     store = vault.store
     if store is not None:
-        chains = _chains(vault) if chains is None else chains
         store.save_result(NAME, _key(vault, today), (
             vault.index.generation, [as_row(f) for f in found], sorted(chains)))
 
 
+def chains_now(vault: Vault) -> set[str]:
+    """Every note of the supersede chains now (read before the notes conflicts are found in:
+    see :func:`keep_found`)."""
+    return set(supersede_chains(vault))
+
+
 def _whole(vault: Vault, today: dt.date, find: Finder) -> list[Finding]:
     """Every open conflict, found in every note, and kept."""
+    chains = chains_now(vault)
     found = find(vault.facts)
-    keep_found(vault, today, found)
+    keep_found(vault, today, found, chains)
     return found
 
 
@@ -95,8 +102,10 @@ def _brought_up_to_date(vault: Vault, today: dt.date, find: Finder) -> list[Find
     if changed is None or changed.aliases or len(changed.memory) > MOST_CHANGED:
         return None
     found, chains = [Finding(*row) for row in rows], set(chains)
-    if changed.notes:  # only a change of what the checks read of a note can alter a conflict
+    if changed.notes or changed.named:  # only what the checks read of a note alters one
         touched = changed.memory | _naming(vault, changed.named)
+        if len(touched) > MOST_CHANGED:  # a hub renamed: finding them all costs less
+            return None
         if touched:
             found, chains = _again(vault, today, find, found, touched, chains)
         keep_found(vault, today, found, chains)
@@ -116,7 +125,7 @@ def _again(vault: Vault, today: dt.date, find: Finder, found: list[Finding],
             looked_at.update(finding.notes)
     if not chains.isdisjoint(changed) or _states_relations(metas):
         looked_at |= chains  # the notes of the chains before the change, and after
-        chains = _chains(vault)
+        chains = chains_now(vault)
         looked_at |= chains
     again = [f for f in find(documents_around(vault, looked_at, today))
              if not looked_at.isdisjoint(f.notes)]
@@ -136,11 +145,6 @@ def _naming(vault: Vault, names: Iterable[str]) -> set[str]:
     named by its last part)."""
     return {source for name in names
             for source in sources_naming(vault.store, name.rpartition("/")[2])}
-
-
-def _chains(vault: Vault) -> set[str]:
-    """Every note of the supersede chains now."""
-    return set(supersede_chains(vault))
 
 
 def _key(vault: Vault, today: dt.date) -> str:
