@@ -84,7 +84,10 @@ def chains_now(vault: Vault) -> set[str]:
 def _whole(vault: Vault, today: dt.date, find: Finder) -> list[Finding]:
     """Every open conflict, found in every note, and kept."""
     chains = chains_now(vault)
+    held = "facts" in vault.__dict__
     found = find(vault.facts)
+    if not held:  # a long-running reader keeps no copy of every note's facts for this
+        vault.__dict__.pop("facts", None)
     keep_found(vault, today, found, chains)
     return found
 

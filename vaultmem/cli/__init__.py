@@ -200,15 +200,14 @@ WARM = ("vaultmem.cli.read", "vaultmem.cli.recall", "vaultmem.cli.curate", "vaul
 
 def warm(vault: Vault) -> None:
     """Import what the reading commands load on first use, and make what their first query
-    makes (compiled patterns, the credential rules, the open conflicts): a keeper's forks then
-    start warm."""
+    makes (compiled patterns, the credential rules): a keeper's forks then start warm. The open
+    conflicts are not found here: a fork of a larger process starts slower, and a fork brings
+    those kept in the index up to date itself."""
     for module in WARM:
         importlib.import_module(module)
-    from ..check.conflicts import ready_conflicts
     from ..recall.context.build import build_context
     from ..recall.search import search
 
-    ready_conflicts(vault)
     search(vault, "memory", limit=5)
     build_context(vault, query="memory")
 
