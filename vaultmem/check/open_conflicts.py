@@ -45,8 +45,8 @@ def open_conflicts(vault: Vault, today: dt.date, find: Finder, *,
     earlier state and brought up to date; None when nothing usable is kept, unless ``whole``:
     then found in every note.
 
-    Kept in the index for the vault's files, aliases, day and code, and for this process's
-    reading of the vault, so a call after no change reads nothing again.
+    Kept in the index for the day, the credential rules and the checks' code, and for this
+    process's reading of the vault, so a call after no change reads nothing again.
     """
     key = (NAME, today)
     if key not in vault.derived:
@@ -151,7 +151,7 @@ def _naming(vault: Vault, names: Iterable[str]) -> set[str]:
 
 
 def _key(vault: Vault, today: dt.date) -> str:
-    """What the kept conflicts depend on besides the files: the day, the credential rules and
-    the checks' code."""
+    """What the kept conflicts depend on besides the notes and files: the day, the credential
+    rules and the checks' code."""
     secrets = hashlib.sha256(repr(sorted(vault.config.secret_patterns.items())).encode())
     return f"{today}|{secrets.hexdigest()[:16]}|{folder_stamp('check')}"
