@@ -24,13 +24,15 @@ import re
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from check_take_in_real import vault_copies  # noqa: E402
 
 from vaultmem import clock  # noqa: E402
 from vaultmem.check import conflicts  # noqa: E402
@@ -163,15 +165,11 @@ def main() -> None:
     print("| vault | changes | note by note | mismatches | brought up to date, ms | all found "
           "again, ms |\n| --- | ---: | ---: | ---: | ---: | ---: |")
     total = 0
-    for source in sorted(p for p in args.corpora.iterdir() if p.is_dir()):
-        with tempfile.TemporaryDirectory() as scratch:
-            os.environ["XDG_CACHE_HOME"] = str(Path(scratch) / "cache")
-            root = Path(scratch) / source.name
-            shutil.copytree(source, root, symlinks=True)
-            done, direct, wrong, kept_ms, whole_ms = check(root, args.changes)
+    for root in vault_copies(args.corpora):
+        done, direct, wrong, kept_ms, whole_ms = check(root, args.changes)
         total += len(wrong)
         kept = f"{statistics.median(kept_ms):.1f}" if kept_ms else "-"
-        print(f"| {source.name} | {done} | {direct} | {len(wrong)} | {kept} | "
+        print(f"| {root.name} | {done} | {direct} | {len(wrong)} | {kept} | "
               f"{statistics.median(whole_ms):.1f} |", flush=True)
         for line in wrong[:5]:
             print(f"  {line}", file=sys.stderr)

@@ -19,7 +19,7 @@ import random
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +118,17 @@ def check(vault_root: Path, rounds: int) -> tuple[int, int, list[str]]:
         scan_module.list_vault = real  # type: ignore[assignment]
 
 
+def vault_copies(corpora: Path) -> Iterator[Path]:
+    """A scratch copy of each vault of ``corpora`` in turn, with a cache of its own (gone
+    once the next is asked for)."""
+    for source in sorted(p for p in corpora.iterdir() if p.is_dir()):
+        with tempfile.TemporaryDirectory() as scratch:
+            os.environ["XDG_CACHE_HOME"] = str(Path(scratch) / "cache")
+            root = Path(scratch) / source.name
+            shutil.copytree(source, root, symlinks=True)
+            yield root
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=HERE.parent.parent / "shared" / "corpora")
@@ -126,14 +137,10 @@ def main() -> None:
     print("| vault | changes | taken in without listing | mismatches |")
     print("| --- | ---: | ---: | ---: |")
     total = 0
-    for source in sorted(p for p in args.corpora.iterdir() if p.is_dir()):
-        with tempfile.TemporaryDirectory() as scratch:
-            os.environ["XDG_CACHE_HOME"] = str(Path(scratch) / "cache")
-            root = Path(scratch) / source.name
-            shutil.copytree(source, root, symlinks=True)
-            done, direct, wrong = check(root, args.rounds)
+    for root in vault_copies(args.corpora):
+        done, direct, wrong = check(root, args.rounds)
         total += len(wrong)
-        print(f"| {source.name} | {done} | {direct} | {len(wrong)} |", flush=True)
+        print(f"| {root.name} | {done} | {direct} | {len(wrong)} |", flush=True)
         for line in wrong[:5]:
             print(f"  {line}", file=sys.stderr)
     sys.exit(1 if total else 0)

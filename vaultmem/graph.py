@@ -16,7 +16,7 @@ from .index.graph_rows import (
 from .index.rows import ATTACHMENT, LinkRow, edge_kind, missing_name, node_attrs
 from .index.store import Store
 from .model import Note
-from .part_graph import part_of_rows
+from .part_graph import graph_attrs
 
 
 def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = None) -> nx.DiGraph:
@@ -45,10 +45,10 @@ def build_graph(notes: Mapping[str, Note], other: Mapping[str, str] | None = Non
 def graph_of_rows(rows: GraphRows) -> nx.DiGraph:
     """The graph the index rows describe (see :func:`build_graph`); nodes at the edge of a
     part of the graph carry their whole-graph ``degree``."""
-    part = part_of_rows(rows)
+    nodes, edges = graph_attrs(rows)
     graph = nx.DiGraph()
-    graph.add_nodes_from(part.nodes(data=True))
-    graph.add_edges_from((source, target, attrs) for (source, target), attrs in part.edges.items())
+    graph.add_nodes_from(nodes.items())
+    graph.add_edges_from((source, target, attrs) for (source, target), attrs in edges.items())
     return graph
 
 

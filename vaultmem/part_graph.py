@@ -109,9 +109,14 @@ class _Undirected:
 
 
 def part_of_rows(rows: GraphRows) -> PartGraph:
-    """The graph the index rows describe: same-note links counted in the source node's
-    ``self_links``, missing targets as nodes of their label, and each node at the edge of a
-    part carrying its whole-graph ``degree``."""
+    """The graph the index rows describe (see :func:`graph_attrs`)."""
+    return PartGraph(*graph_attrs(rows))
+
+
+def graph_attrs(rows: GraphRows) -> tuple[dict[str, Attrs], Edges]:
+    """The nodes and edges, with their attributes, of the graph the index rows describe:
+    same-note links counted in the source node's ``self_links``, missing targets as nodes of
+    their label, and each node at the edge of a part carrying its whole-graph ``degree``."""
     nodes: dict[str, Attrs] = {note_id: dict(attrs) for note_id, attrs in rows.notes.items()}
     for node, role in rows.roles.items():
         nodes.setdefault(node, {}).update({"type": role, "title": node.rsplit("/", 1)[-1],
@@ -134,8 +139,8 @@ def part_of_rows(rows: GraphRows) -> PartGraph:
     for node, degree in rows.degrees.items():
         if rows.labels.get(node, node) in nodes:
             nodes[rows.labels.get(node, node)]["degree"] = degree
-    return PartGraph(nodes, {pair: {"kinds": sorted(kinds), "count": len(lines), "lines": lines}
-                             for pair, (kinds, lines) in edges.items()})
+    return nodes, {pair: {"kinds": sorted(kinds), "count": len(lines), "lines": lines}
+                   for pair, (kinds, lines) in edges.items()}
 
 
 def two_hop_part(store: Store, center: str, *, also: Iterable[str] = (),

@@ -16,7 +16,7 @@ from ..index.fact_rows import (
     stating_metas,
     superseding,
 )
-from ..index.link_rows import sources_naming
+from ..index.link_rows import sources_naming_any
 from ..index.lookup import facts_named
 from ..vault import Vault
 from .current_facts import value_key
@@ -46,7 +46,8 @@ def documents_around(vault: Vault, notes: Iterable[str],
     entities = set(metas) | _entities(vault, metas)
     metas |= metas_of(store, (entities | _topic_mates(vault, metas)
                               | _expired(vault, today)) - metas.keys())
-    stating = linking_any(store, entities) | _naming_unwritten(vault, entities - metas.keys())
+    unwritten = {name for name in entities - metas.keys() if name not in vault.index.notes}
+    stating = linking_any(store, entities) | sources_naming_any(store, unwritten)
     metas |= stating_metas(store, stating - metas.keys(), attributes=SCOPE_KEYS,
                            about_others=True)
     metas |= {note_id: meta for note_id, meta in _superseding(vault).items()
@@ -57,13 +58,6 @@ def documents_around(vault: Vault, notes: Iterable[str],
         metas[note_id] = metas[note_id]._replace(
             history=read_meta(vault.index.notes.entry(note_id)).history)
     return sorted(metas.items())
-
-
-def _naming_unwritten(vault: Vault, names: set[str]) -> set[str]:
-    """The notes with a link written to one of ``names``, which no note has: the notes that
-    can state a fact about such a name (an entity the ledger keeps as text)."""
-    return {source for name in names if name not in vault.index.notes
-            for source in sources_naming(vault.store, name.rpartition("/")[2])}
 
 
 def concerned(vault: Vault, metas: dict[str, Meta]) -> set[str]:

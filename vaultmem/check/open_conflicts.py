@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 from ..index.doc import Meta
 from ..index.fact_rows import RELATIONS, metas_of
-from ..index.link_rows import sources_naming
+from ..index.link_rows import sources_naming_any
 from ..index.store import folder_stamp
 from ..model import Finding
 from ..vault import Vault
@@ -106,7 +106,7 @@ def _brought_up_to_date(vault: Vault, today: dt.date, find: Finder) -> list[Find
         return None
     found, chains = [Finding(*row) for row in rows], set(chains)
     if changed.notes or changed.named:  # only what the checks read of a note alters one
-        touched = changed.memory | _naming(vault, changed.named)
+        touched = changed.memory | sources_naming_any(vault.store, changed.named)
         if len(touched) > MOST_CHANGED:  # a hub renamed: finding them all costs less
             return None
         if touched:
@@ -141,13 +141,6 @@ def _states_relations(metas: dict[str, Meta]) -> bool:
     """True when one of ``metas`` states a supersede link."""
     return any(fact.kind == "relation" and fact.attribute in RELATIONS
                for meta in metas.values() for fact in meta.facts)
-
-
-def _naming(vault: Vault, names: Iterable[str]) -> set[str]:
-    """The notes with a link written to one of ``names`` (of notes or files; a note's id is
-    named by its last part)."""
-    return {source for name in names
-            for source in sources_naming(vault.store, name.rpartition("/")[2])}
 
 
 def _key(vault: Vault, today: dt.date) -> str:

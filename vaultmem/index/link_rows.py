@@ -110,6 +110,14 @@ def sources_naming(store: Store, name: str) -> list[str]:
         "SELECT DISTINCT source FROM links WHERE name = ? ORDER BY source", (link_name(name),))]
 
 
+def sources_naming_any(store: Store, names: Iterable[str]) -> set[str]:
+    """Ids of the notes with a link written to one of ``names`` (file names, or note ids and
+    paths, named by their last part), resolved or not."""
+    wanted = array(link_name(name.rpartition("/")[2]) for name in names)
+    return {row[0] for row in store.query(
+        f"SELECT DISTINCT source FROM links WHERE name IN {IN_ARRAY}", (wanted,))}
+
+
 def linked_into(store: Store, folder: str) -> bool:
     """True when a note outside ``folder`` links a note inside it (the vault reaches it)."""
     inside = f"{folder}/"

@@ -278,8 +278,9 @@ def neighbour_notes(store: Store, note_id: str) -> tuple[list[str], list[str]]:
 def neighbours_of_each(store: Store, ids: Iterable[str]
                        ) -> dict[str, tuple[list[str], list[str]]]:
     """:func:`neighbour_notes` of each note among ``ids``, read at once."""
+    ids = sorted(set(ids))
     wanted = array(ids)
-    out: dict[str, set[str]] = {note_id: set() for note_id in json.loads(wanted)}
+    out: dict[str, set[str]] = {note_id: set() for note_id in ids}
     into: dict[str, set[str]] = {note_id: set() for note_id in out}
     for source, node in store.query(f"SELECT source, node FROM links WHERE source IN "
                                     f"{IN_ARRAY} AND NOT missing", (wanted,)):

@@ -92,7 +92,13 @@ def stored_blobs(entry: Entry) -> tuple[bytes, bytes]:
 
 def loaded_blobs(record: bytes, doc: bytes) -> tuple[bytes, bytes]:
     """The record and text blobs of an entry from what :func:`stored_blobs` made."""
-    return zlib.decompress(record), zlib.decompress(doc)
+    return zlib.decompress(record), loaded_doc(doc)
+
+
+def loaded_doc(doc: bytes) -> bytes:
+    """The text blob of an entry from what :func:`stored_blobs` made (its record left
+    compressed: a reader of the metadata alone)."""
+    return zlib.decompress(doc)
 
 
 def note_doc_of(entry: Entry) -> NoteDoc:

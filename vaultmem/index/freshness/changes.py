@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from ...read.record import loaded_blobs
+from ...read.record import loaded_doc
 from ..sql import IN_ARRAY, array
 
 SCHEMA = """
@@ -56,9 +56,8 @@ def memory_of(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, tuple[Any
     """What the checks read of each stored note among ``ids``: its stored metadata, and the
     (node, line) of each of its links."""
     wanted = array(f"{note_id}.md" for note_id in ids)
-    metas = {path[:-3]: marshal.loads(loaded_blobs(record, doc)[1])[2] for path, record, doc in
-             db.execute(f"SELECT path, record, doc FROM bodies WHERE path IN {IN_ARRAY}",
-                        (wanted,))}
+    metas = {path[:-3]: marshal.loads(loaded_doc(doc))[2] for path, doc in
+             db.execute(f"SELECT path, doc FROM bodies WHERE path IN {IN_ARRAY}", (wanted,))}
     links: dict[str, list[tuple[str, int]]] = {}
     for source, node, line in db.execute(
             f"SELECT source, node, line FROM links WHERE source IN {IN_ARRAY} ORDER BY source, "
