@@ -91,7 +91,7 @@ def related_command(vault: Vault, note: str, limit: int, depth: int, explain: bo
     Example:
       vaultmem --vault sample_vault related "Use PaddleOCR" --explain
     """
-    from ..recall.related.notes import related_notes  # networkx only for the commands that need it
+    from ..recall.related.notes import related_notes  # networkx only with --depth 3 or more
 
     note_id, items = related_notes(vault, note, limit=limit, depth=depth)
     emit({"note": note_id, "results": [i.to_dict() for i in items]},
