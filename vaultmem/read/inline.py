@@ -121,7 +121,7 @@ def split_wikilink(inner: str, embed: bool) -> tuple[str, str, str | None, str |
     return path.strip(), (hash_ + subpath).strip(), (alias if bar and alias else None), size
 
 
-def _tag_char(ch: str) -> bool:
+def tag_char(ch: str) -> bool:
     """Letters, digits, ``_-/`` and non-punctuation Unicode may appear in a tag."""
     if ch.isalnum() or ch in "_-/":
         return True
@@ -134,7 +134,7 @@ def obsidian_tag(state: StateInline, silent: bool) -> bool:
     if src[pos] != "#" or (pos > 0 and not src[pos - 1].isspace()):
         return False
     end = pos + 1
-    while end < state.posMax and _tag_char(src[end]):
+    while end < state.posMax and tag_char(src[end]):
         end += 1
     name = src[pos + 1 : end]
     if not name or name.replace("/", "").isdigit() or all(c in "/-_" for c in name):

@@ -13,15 +13,14 @@ from ..config import Config
 from ..model import BlockId, Field, Heading, Link, Note, Problem, Tag, Task
 from . import frontmatter
 from .inline import split_wikilink
+from .plain_blocks import body_tokens
 from .sync import conflict_line, repeated_line
-from .syntax import make_parser
 from .types import daily_of, in_folder, note_type
 from .walk import MAX_BYTES
 
 TASK = re.compile(r"\[(.)\][ \t]+(.*)", re.DOTALL)
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 DRAWING = re.compile(r"^#{1,2} Drawing\s*$", re.MULTILINE)
-PARSER = make_parser()
 LONE_CR = re.compile(r"\r(?!\n)")
 
 
@@ -104,7 +103,7 @@ def _sync_traces(note: Note, text: str, body_line: int) -> None:
 def _read_body(note: Note, body: str, offset: int) -> list[Token]:
     """Collect headings, tasks, links, tags, fields and block ids from the body's tokens
     (returned)."""
-    tokens = PARSER.parse(body)
+    tokens = body_tokens(body)
     for index, token in enumerate(tokens):
         if token.type == "math_block" and token.meta and token.map is not None:
             note.block_ids.append(BlockId(token.meta["id"],

@@ -46,8 +46,8 @@ from .passage_text import (
     visible_lines,
     without_callout_title,
 )
+from .plain_blocks import PARSER, body_tokens
 from .shown import only_embeds
-from .syntax import make_parser
 
 PLUGIN_FENCES = frozenset({"dataview", "dataviewjs", "tasks", "query", "base", "bases", "tikz",
                            "button"})
@@ -136,13 +136,12 @@ def passages_of(text: str) -> list[Passage]:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     body_line = split(text)[1]
     body = text.split("\n", body_line)[-1] if body_line else text
-    return split_passages(parser().parse(body), body, body_line)
+    return split_passages(body_tokens(body), body, body_line)
 
 
-@functools.cache
 def parser() -> MarkdownIt:
-    """vaultmem's parser, made once."""
-    return make_parser()
+    """vaultmem's parser (markdown-it with this package's rules), made once."""
+    return PARSER
 
 
 def _inline(walk: _Walk, tokens: list[Token], index: int) -> None:

@@ -14,8 +14,11 @@ from markdown_it.ruler import RuleOptionsType
 from markdown_it.rules_block import StateBlock, blockquote, list_block, paragraph, reference
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import image, link
+from markdown_it.token import Token
+from markdown_it.utils import EnvType
 
 from .inline import BLOCK_ID, obsidian_inline, text, with_offset
+from .plain_inline import plain_children
 
 # An inline block without any of these holds nothing vaultmem collects; it is not tokenized.
 TRIGGERS = ("[", "#", "^", "::")
@@ -24,8 +27,9 @@ MAX_NESTING = 200
 DEEP = MAX_NESTING - 10  # past this block level, list and quote markers are plain text
 
 
-def obsidian_plugin(md: MarkdownIt) -> None:
-    """Register the Obsidian inline and block rules on ``md``."""
+def obsidian_plugin(md: MarkdownIt, plain: bool = True) -> None:
+    """Register the Obsidian inline and block rules on ``md`` (``plain``: see
+    :func:`make_parser`)."""
     md.inline.ruler.at("text", text)
     md.inline.ruler.before("text", "obsidian", obsidian_inline)
     md.inline.ruler.at("link", with_offset(link))
@@ -35,15 +39,17 @@ def obsidian_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("table", "too_deep", too_deep)
     md.block.ruler.disable("html_block")
     md.block.ruler.at("reference", not_a_footnote)
-    md.core.ruler.at("inline", inline_when_needed)
+    md.core.ruler.at("inline", inline_when_needed if plain else _inline_by_rules)
 
 
-def make_parser() -> MarkdownIt:
-    """A parser with only the rules vaultmem needs, plus the Obsidian plugin."""
+def make_parser(*, plain: bool = True) -> MarkdownIt:
+    """A parser with only the rules vaultmem needs, plus the Obsidian plugin; ``plain=False``
+    runs markdown-it's inline rules on every block, even one :mod:`.plain_inline` reads (the
+    reference that module is tested against)."""
     md = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING}).enable("table")
     md.disable(["emphasis", "entity", "autolink", "html_inline", "text_join", "balance_pairs",
                 "fragments_join"])
-    md.use(obsidian_plugin)
+    md.use(obsidian_plugin, plain)
     return md
 
 
@@ -82,11 +88,11 @@ def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         token = state.push(kind, "", 0)
         token.map = [start, state.line]
         if kind == "math_block" and last < end:  # Obsidian's id after display math: `$$ ^id`
-            token.meta = _closing_block_id(_line(state, last), closer, last - start)
+            token.meta = closing_block_id(_line(state, last), closer, last - start)
     return True
 
 
-def _closing_block_id(line: str, closer: str, offset: int) -> dict[str, object]:
+def closing_block_id(line: str, closer: str, offset: int) -> dict[str, object]:
     """``{"id": ..., "offset": ...}`` when the closing line of a block ends in ``^id`` after its
     closer (``$$ x = 1 $$ ^eq1``), else nothing."""
     after = line[line.rindex(closer) + len(closer):] if closer in line else ""
@@ -113,13 +119,26 @@ def too_deep(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 
 def inline_when_needed(state: StateCore) -> None:
-    """markdown-it's core inline step, skipping blocks without any syntax vaultmem collects.
+    """markdown-it's core inline step, as :func:`fill_inline` does it."""
+    fill_inline(state.tokens, state.md, state.env)
+
+
+def _inline_by_rules(state: StateCore) -> None:
+    """:func:`inline_when_needed` with every block read by markdown-it's inline rules."""
+    fill_inline(state.tokens, state.md, state.env, plain=False)
+
+
+def fill_inline(tokens: list[Token], md: MarkdownIt, env: EnvType, plain: bool = True
+                ) -> list[Token]:
+    """Give each inline token of ``tokens`` its children (returned), skipping blocks without
+    any syntax vaultmem collects; a block of only text, wikilinks, tags and block ids is read
+    by :func:`.plain_inline.plain_children`, any other by ``md``'s inline rules.
 
     A ``%%`` comment opened in one block and closed in a later one hides everything between:
     blocks inside it are not parsed, and the closing block is parsed after its ``%%``.
     """
     open_comment = False
-    for token in state.tokens:
+    for token in tokens:
         if token.type != "inline":
             continue
         token.children = []
@@ -131,8 +150,13 @@ def inline_when_needed(state: StateCore) -> None:
             content = re.sub(r"[^\n]", " ", content[: close + 2]) + content[close + 2 :]
         open_comment = _opens_comment(content)
         if any(trigger in content for trigger in TRIGGERS):
-            state.env["fields"] = "::" in content
-            state.md.inline.parse(content, state.md, state.env, token.children)
+            children = plain_children(content, "references" in env) if plain else None
+            if children is not None:
+                token.children = children
+                continue
+            env["fields"] = "::" in content
+            md.inline.parse(content, md, env, token.children)
+    return tokens
 
 
 def _opens_comment(content: str) -> bool:

@@ -1,0 +1,255 @@
+"""A note body's tokens, made without markdown-it when the body is only paragraphs, headings,
+quotes of paragraphs, fences, rules and flat lists, and equal to those markdown-it makes
+(``tests/test_plain_parse.py`` compares them on every note of the shared vaults, of a generated
+vault and of random documents).
+
+Comment and display math blocks (``%%``, ``$$``, ``<!--``) are read as :mod:`.syntax` reads
+them. Any line that could be something else (indented, a table, a lazy continuation, a nested
+list or a list in a quote, a link reference) hands the whole body to markdown-it with this
+package's rules, the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim
+from markdown_it.rules_core.normalize import NEWLINES_RE, NULL_RE
+from markdown_it.token import Token
+
+from .plain_lines import (
+    FENCE,
+    HEADING,
+    RULE,
+    SETEXT,
+    Item,
+    breaks_item,
+    hidden_opener,
+    inline_token,
+    item_of,
+    paragraph_tokens,
+    plain,
+)
+from .syntax import HIDDEN, closing_block_id, fill_inline, make_parser
+
+PARSER = make_parser()
+
+
+def body_tokens(body: str, parser: MarkdownIt = PARSER) -> list[Token]:
+    """The tokens ``parser`` (vaultmem's) gives ``body``: made here for a plain body."""
+    tokens = plain_tokens(body)
+    return parser.parse(body) if tokens is None else tokens
+
+
+def plain_tokens(body: str) -> list[Token] | None:
+    """markdown-it's tokens of ``body`` with vaultmem's rules, or ``None`` when the body holds
+    any block but paragraphs, headings, quotes of paragraphs, closed fences, rules and flat lists
+    of one-line items.
+
+    >>> [t.type for t in plain_tokens("# A\\n\\nSee [[B]].")]
+    ['heading_open', 'inline', 'heading_close', 'paragraph_open', 'inline', 'paragraph_close']
+    >>> plain_tokens("- a\\n  - nested") is None
+    True
+    """
+    if "\r" in body or "\0" in body:
+        body = NULL_RE.sub("\ufffd", NEWLINES_RE.sub("\n", body))
+    lines = body.split("\n")
+    if not lines[-1].strip(" \t"):
+        lines.pop()  # markdown-it has no last line of only spaces without a newline
+    tokens: list[Token] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        if not line.strip(" \t"):
+            at += 1
+            continue
+        at = _reader(line)(lines, at, tokens)
+        if at < 0:
+            return None
+    return fill_inline(tokens, PARSER, {})
+
+
+def _reader(line: str) -> Callable[[list[str], int, list[Token]], int]:
+    """The function reading the block that starts with ``line``."""
+    if line[0] in "%$<" and hidden_opener(line):
+        return _hidden
+    if line[0] == "#" and HEADING.match(line):
+        return _heading
+    if line[0] == ">":
+        return _quote
+    if line[0] in "`~" and FENCE.match(line):
+        return _fence
+    if line[0] in "-*_" and RULE.match(line):
+        return _rule
+    return _list if item_of(line) else _paragraph
+
+
+def _fence(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A fenced code block closed by a line of at least as many of its marks; -1 when it is
+    left open or a line before its end is indented with tabs."""
+    line = lines[at]
+    marks = line[: len(line) - len(line.lstrip(line[0]))]
+    if marks[0] == "`" and "`" in line[len(marks):]:
+        return -1
+    for end in range(at + 1, len(lines)):
+        text = lines[end].lstrip(" \t")
+        indent = lines[end][: len(lines[end]) - len(text)]
+        if "\t" in indent:
+            return -1
+        if len(indent) < 4 and text.startswith(marks) and not text.lstrip(marks[0]).strip(" \t"):
+            content = "".join(f"{body}\n" for body in lines[at + 1 : end])
+            tokens.append(Token("fence", "code", 0, map=[at, end + 1], content=content,
+                                markup=marks, info=line[len(marks):], block=True))
+            return end + 1
+    return -1
+
+
+def _hidden(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A comment or display math block, to the line holding its closer (or the end)."""
+    opener, closer, kind = HIDDEN[lines[at][0]]
+    last = at
+    if closer not in lines[at][len(opener):]:
+        last += 1
+        while last < len(lines) and closer not in lines[last]:
+            last += 1
+    end = min(last + 1, len(lines))
+    meta = closing_block_id(lines[last].lstrip(" \t"), closer, last - at) \
+        if kind == "math_block" and last < len(lines) else {}
+    tokens.append(Token(kind, "", 0, map=[at, end], meta=meta, block=True))
+    return end
+
+
+def _rule(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A thematic break (markdown-it's markup holds one mark more than the line)."""
+    line = lines[at]
+    tokens.append(Token("hr", "hr", 0, map=[at, at + 1], markup=line[0] * (line.count(line[0]) + 1),
+                        block=True))
+    return at + 1
+
+
+def _heading(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """An ATX heading on line ``at``; -1 when it may end in closing ``#`` marks."""
+    line = lines[at]
+    if line.rstrip(" \t").endswith("#"):
+        return -1
+    marks = line[: len(line) - len(line.lstrip("#"))]
+    tag = f"h{len(marks)}"
+    tokens += [Token("heading_open", tag, 1, map=[at, at + 1], markup=marks, block=True),
+               inline_token(mdTrim(line[len(marks):]), at, at + 1, 1),
+               Token("heading_close", tag, -1, markup=marks, block=True)]
+    return at + 1
+
+
+def _paragraph(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A paragraph from line ``at`` to a blank line, a heading or a list that may break in."""
+    if not plain(lines[at]):
+        return -1
+    end = at + 1
+    while end < len(lines) and lines[end].strip(" \t"):
+        line = lines[end]
+        if line[0] in "=-" and SETEXT.match(line):
+            return _setext(lines, at, end, tokens)
+        item = item_of(line)
+        if item and item.kind == "ordered" and int(item.number) != 1:
+            return -1  # not a list: the paragraph goes on
+        if breaks_item(line):
+            break
+        if not plain(line):
+            return -1
+        end += 1
+    content = mdTrim("\n".join(lines[at:end]))
+    tokens += paragraph_tokens(content, at, end, 0, False)
+    return end
+
+
+def _setext(lines: list[str], at: int, end: int, tokens: list[Token]) -> int:
+    """A heading of lines ``at`` to ``end`` underlined by ``===`` (h1) or ``---`` (h2)."""
+    marker = lines[end][0]
+    tag = "h1" if marker == "=" else "h2"
+    tokens += [Token("heading_open", tag, 1, map=[at, end + 1], markup=marker, block=True),
+               inline_token(mdTrim("\n".join(lines[at:end])), at, end, 1),
+               Token("heading_close", tag, -1, markup=marker, block=True)]
+    return end + 1
+
+
+def _list(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A list of one-line items of one kind and marker, blank lines allowed between them."""
+    first = item_of(lines[at])
+    assert first is not None
+    items: list[tuple[int, int, Item]] = []
+    loose, line = False, at
+    while True:
+        item = item_of(lines[line])
+        assert item is not None
+        text = lines[line][item.text_at:]
+        if not plain(text) or HEADING.match(text):
+            return -1
+        end = line + 1
+        while end < len(lines) and not lines[end].strip(" \t"):
+            end += 1
+        if end == line + 1 < len(lines) and not breaks_item(lines[end]):
+            return -1  # a lazy continuation line, or a nested block
+        items.append((line, end, item))
+        if end == len(lines) or not _same_list(lines[end], first):
+            break
+        loose, line = loose or end > line + 1, end
+    tokens += _list_tokens(lines, items, first, at, loose)
+    return items[-1][1]
+
+
+def _quote(lines: list[str], at: int, tokens: list[Token]) -> int:
+    """A quote (or callout) of paragraphs, each ``>`` line holding text or nothing."""
+    end = at
+    while end < len(lines) and lines[end].startswith(">"):
+        end += 1
+    if end < len(lines) and lines[end].strip(" \t") and not breaks_item(lines[end]):
+        return -1  # a lazy continuation line
+    inner = [line[2:] if line.startswith("> ") else line[1:] for line in lines[at:end]]
+    found: list[Token] = []
+    start = 0
+    while start < len(inner):
+        if not inner[start].strip(" \t"):
+            start += 1
+            continue
+        stop = start
+        while stop < len(inner) and inner[stop].strip(" \t"):
+            if not plain(inner[stop]) or HEADING.match(inner[stop]):
+                return -1
+            stop += 1
+        content = mdTrim("\n".join(inner[start:stop]))
+        found += paragraph_tokens(content, at + start, at + stop, 1, False)
+        start = stop
+    while not found and end < len(lines) and not lines[end].strip(" \t"):
+        end += 1  # markdown-it's empty quote runs on over the blank lines after it
+    tokens += [Token("blockquote_open", "blockquote", 1, map=[at, end], markup=">", block=True),
+               *found, Token("blockquote_close", "blockquote", -1, markup=">", block=True)]
+    return end
+
+
+def _same_list(line: str, first: Item) -> bool:
+    """True when ``line`` is an item of the list ``first`` opened."""
+    item = item_of(line)
+    return item is not None and item[:2] == first[:2]
+
+
+def _list_tokens(lines: list[str], items: list[tuple[int, int, Item]], first: Item,
+                 at: int, loose: bool) -> list[Token]:
+    """The tokens of a list and its items (each one paragraph, hidden when the list is tight)."""
+    tag, kind = ("ul", "bullet_list") if first.kind == "bullet" else ("ol", "ordered_list")
+    attrs: dict[str, str | int | float] = {}
+    if first.number and int(first.number) != 1:
+        attrs["start"] = int(first.number)
+    found = [Token(f"{kind}_open", tag, 1, attrs=attrs, map=[at, items[-1][1]],
+                   markup=first.markup, block=True)]
+    for start, end, item in items:
+        found.append(Token("list_item_open", "li", 1, map=[start, end], level=1,
+                           markup=item.markup, info=item.number, block=True))
+        content = mdTrim(lines[start][item.text_at:])
+        found += paragraph_tokens(content, start, start + 1, 2, not loose)
+        found.append(Token("list_item_close", "li", -1, level=1, markup=item.markup,
+                           block=True))
+    found.append(Token(f"{kind}_close", tag, -1, markup=first.markup, block=True))
+    return found
+
+
