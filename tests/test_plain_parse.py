@@ -39,7 +39,9 @@ PIECES = ["text", "[[A]]", "[[A#h|b c]]", "![[img.png|300]]", "![[Note#^b1]]", "
 STARTS = ["", "", "", "# ", "## ", "####### ", "#", "- ", "* ", "+ ", "1. ", "2) ", "10. ",
           "> ", ">", "> - ", "  ", "    ", "\t", "- [ ] ", "-", "---", "***", "- - -", "===",
           "```", "```py", "~~~", "$$", "%%", "<!--", "| a | b |", "|---|---|", ":--", "[x]: /u",
-          "[^1]: n", "- ", "-  ", "1. ", "> [!tip] ", "==", "___", "+", "*", "[[A]] "]
+          "[^1]: n", "- ", "-  ", "1. ", "> [!tip] ", "==", "___", "+", "*", "[[A]] ",
+          "  - ", "  - ", "\t- ", "\t- ", "\t\t- ", "    - ", "   - ", " - ", "  1. ", "   1. ",
+          "  2) ", "  * ", " \t- ", "\t", "  # ", "  > "]
 
 
 def _dicts(tokens: list[Token]) -> list[MutableMapping[str, Any]]:
@@ -96,6 +98,27 @@ def test_random_documents_read_as_markdown_it_reads_them() -> None:
     assert taken >= 400  # enough of them take the plain path for the comparison to mean much
 
 
+def _random_outline(rng: random.Random) -> str:
+    """Nested list items indented by one unit (spaces or a tab) a level, with blank lines,
+    paragraphs, headings, quotes, fences and rules between some."""
+    unit, depth, lines = rng.choice(["  ", "\t", "   ", "    "]), 0, []
+    for _ in range(rng.randint(1, 12)):
+        depth = max(0, min(depth + rng.choice([-1, 0, 0, 1]), 3))
+        if rng.random() < 0.15:
+            lines.append(rng.choice(["", "", "text", "# h", "> q", "```", "---"]))
+            depth = 0
+            continue
+        lines.append(unit * depth + rng.choice(["- ", "- ", "* ", "1. ", "2. ", "1) "]) +
+                     rng.choice(["a", "b [[X]]", "#t", "c ^id", "[ ] task", "# h", "> q"]))
+    return "\n".join(lines) + "\n"
+
+
+def test_random_outlines_read_as_markdown_it_reads_them() -> None:
+    rng = random.Random(3)
+    taken = sum(_same_as_markdown_it(_random_outline(rng)) for _ in range(3000))
+    assert taken >= 300  # about one in eight is a nested list the plain path reads
+
+
 def test_random_inline_text_reads_as_markdown_it_reads_it() -> None:
     rng = random.Random(9)
     read = 0
@@ -112,9 +135,11 @@ def test_random_inline_text_reads_as_markdown_it_reads_it() -> None:
 
 
 @pytest.mark.parametrize("body", [
-    "- a\n  - nested", "- a\n\t- nested", "- a\nlazy line", "a | b\n--- | ---", "    code",
+    "- a\n  more of a", "- a\n\n  - after a blank", "- a\n \t- mixed indent", "- a\nlazy line",
+    "a | b\n--- | ---", "    code",
     "> a\nlazy", "> - a list in a quote", ">> nested", "```\nnever closed", "# C#",
     "[ref]: /url\n\n[ref]", "text\n2. not a list",
+    "".join("  " * depth + "- x\n" for depth in range(30)),
 ])
 def test_what_only_markdown_it_reads_is_handed_to_it(body: str) -> None:
     assert plain_tokens(body) is None
@@ -124,7 +149,8 @@ def test_what_only_markdown_it_reads_is_handed_to_it(body: str) -> None:
 @pytest.mark.parametrize("body", [
     "%%\nhidden [[A]]\n%%\nafter", "$$\nx\n$$ ^eq1", "<!-- a\nb -->", "```py\n[[A]]\n```",
     "> [!note] Title\n> text [[A]]\n>\n> more", "Title\n===\n\nx", "a\n\n---\n\n***",
-    "- a\n- b\n\n1. c\n2) d", "# H\ntext\n- [ ] task ^t1",
+    "- a\n- b\n\n1. c\n2) d", "# H\ntext\n- [ ] task ^t1", "- a\n  - nested\n    1. deeper\n- b",
+    "- a\n\t- nested by a tab\n\n- b",
 ])
 def test_the_plain_path_reads_these_as_markdown_it_does(body: str) -> None:
     assert _same_as_markdown_it(body) is True

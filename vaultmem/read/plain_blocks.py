@@ -1,12 +1,12 @@
 """A note body's tokens, made without markdown-it when the body is only paragraphs, headings,
-quotes of paragraphs, fences, rules and flat lists, and equal to those markdown-it makes
-(``tests/test_plain_parse.py`` compares them on every note of the shared vaults, of a generated
-vault and of random documents).
+quotes of paragraphs, fences, rules and lists of one-line items, and equal to those markdown-it
+makes (``tests/test_plain_parse.py`` compares them on every note of the shared vaults, of a
+generated vault and of random documents).
 
 Comment and display math blocks (``%%``, ``$$``, ``<!--``) are read as :mod:`.syntax` reads
-them. Any line that could be something else (indented, a table, a lazy continuation, a nested
-list or a list in a quote, a link reference) hands the whole body to markdown-it with this
-package's rules, the reference.
+them. Any line that could be something else (indented text, a table, a lazy continuation, a
+list in a quote, a link reference) hands the whole body to markdown-it with this package's
+rules, the reference.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from .plain_lines import (
     HEADING,
     RULE,
     SETEXT,
-    Item,
     breaks_item,
     hidden_opener,
     inline_token,
@@ -31,6 +30,7 @@ from .plain_lines import (
     paragraph_tokens,
     plain,
 )
+from .plain_lists import read_list
 from .syntax import HIDDEN, closing_block_id, fill_inline, make_parser
 
 PARSER = make_parser()
@@ -44,12 +44,12 @@ def body_tokens(body: str, parser: MarkdownIt = PARSER) -> list[Token]:
 
 def plain_tokens(body: str) -> list[Token] | None:
     """markdown-it's tokens of ``body`` with vaultmem's rules, or ``None`` when the body holds
-    any block but paragraphs, headings, quotes of paragraphs, closed fences, rules and flat lists
-    of one-line items.
+    any block but paragraphs, headings, quotes of paragraphs, closed fences, comment and math
+    blocks, rules and lists of one-line items (nested or not).
 
     >>> [t.type for t in plain_tokens("# A\\n\\nSee [[B]].")]
     ['heading_open', 'inline', 'heading_close', 'paragraph_open', 'inline', 'paragraph_close']
-    >>> plain_tokens("- a\\n  - nested") is None
+    >>> plain_tokens("- a\\n  more of a") is None
     True
     """
     if "\r" in body or "\0" in body:
@@ -82,7 +82,7 @@ def _reader(line: str) -> Callable[[list[str], int, list[Token]], int]:
         return _fence
     if line[0] in "-*_" and RULE.match(line):
         return _rule
-    return _list if item_of(line) else _paragraph
+    return read_list if item_of(line) else _paragraph
 
 
 def _fence(lines: list[str], at: int, tokens: list[Token]) -> int:
@@ -173,31 +173,6 @@ def _setext(lines: list[str], at: int, end: int, tokens: list[Token]) -> int:
     return end + 1
 
 
-def _list(lines: list[str], at: int, tokens: list[Token]) -> int:
-    """A list of one-line items of one kind and marker, blank lines allowed between them."""
-    first = item_of(lines[at])
-    assert first is not None
-    items: list[tuple[int, int, Item]] = []
-    loose, line = False, at
-    while True:
-        item = item_of(lines[line])
-        assert item is not None
-        text = lines[line][item.text_at:]
-        if not plain(text) or HEADING.match(text):
-            return -1
-        end = line + 1
-        while end < len(lines) and not lines[end].strip(" \t"):
-            end += 1
-        if end == line + 1 < len(lines) and not breaks_item(lines[end]):
-            return -1  # a lazy continuation line, or a nested block
-        items.append((line, end, item))
-        if end == len(lines) or not _same_list(lines[end], first):
-            break
-        loose, line = loose or end > line + 1, end
-    tokens += _list_tokens(lines, items, first, at, loose)
-    return items[-1][1]
-
-
 def _quote(lines: list[str], at: int, tokens: list[Token]) -> int:
     """A quote (or callout) of paragraphs, each ``>`` line holding text or nothing."""
     end = at
@@ -225,31 +200,3 @@ def _quote(lines: list[str], at: int, tokens: list[Token]) -> int:
     tokens += [Token("blockquote_open", "blockquote", 1, map=[at, end], markup=">", block=True),
                *found, Token("blockquote_close", "blockquote", -1, markup=">", block=True)]
     return end
-
-
-def _same_list(line: str, first: Item) -> bool:
-    """True when ``line`` is an item of the list ``first`` opened."""
-    item = item_of(line)
-    return item is not None and item[:2] == first[:2]
-
-
-def _list_tokens(lines: list[str], items: list[tuple[int, int, Item]], first: Item,
-                 at: int, loose: bool) -> list[Token]:
-    """The tokens of a list and its items (each one paragraph, hidden when the list is tight)."""
-    tag, kind = ("ul", "bullet_list") if first.kind == "bullet" else ("ol", "ordered_list")
-    attrs: dict[str, str | int | float] = {}
-    if first.number and int(first.number) != 1:
-        attrs["start"] = int(first.number)
-    found = [Token(f"{kind}_open", tag, 1, attrs=attrs, map=[at, items[-1][1]],
-                   markup=first.markup, block=True)]
-    for start, end, item in items:
-        found.append(Token("list_item_open", "li", 1, map=[start, end], level=1,
-                           markup=item.markup, info=item.number, block=True))
-        content = mdTrim(lines[start][item.text_at:])
-        found += paragraph_tokens(content, start, start + 1, 2, not loose)
-        found.append(Token("list_item_close", "li", -1, level=1, markup=item.markup,
-                           block=True))
-    found.append(Token(f"{kind}_close", tag, -1, markup=first.markup, block=True))
-    return found
-
-
