@@ -425,7 +425,8 @@ def test_deep_frontmatter_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     assert [k.line for k in vault.notes["Block"].links] == [2003]
 
 
-PATHOLOGICAL = ("![", "[x](![", "[k:: $", "#t $", "$^b ", "[\n", "![[", "[^")
+PATHOLOGICAL = ("![", "[x](![", "[k:: $", "#t $", "$^b ", "[\n", "![[", "[^", "#1 ", "]x",
+                "``x` ", "`` `", "[ ] ")
 
 
 def test_pathological_lines_parse_in_linear_time(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
 from markdown_it.rules_core.normalize import NEWLINES_RE, NULL_RE
 from markdown_it.token import Token
@@ -36,10 +35,10 @@ from .syntax import HIDDEN, closing_block_id, fill_inline, make_parser
 PARSER = make_parser()
 
 
-def body_tokens(body: str, parser: MarkdownIt = PARSER) -> list[Token]:
-    """The tokens ``parser`` (vaultmem's) gives ``body``: made here for a plain body."""
+def body_tokens(body: str) -> list[Token]:
+    """The tokens vaultmem's markdown-it parser gives ``body``: made here for a plain body."""
     tokens = plain_tokens(body)
-    return parser.parse(body) if tokens is None else tokens
+    return PARSER.parse(body) if tokens is None else tokens
 
 
 def plain_tokens(body: str) -> list[Token] | None:
@@ -86,8 +85,8 @@ def _reader(line: str) -> Callable[[list[str], int, list[Token]], int]:
 
 
 def _fence(lines: list[str], at: int, tokens: list[Token]) -> int:
-    """A fenced code block closed by a line of at least as many of its marks; -1 when it is
-    left open or a line before its end is indented with tabs."""
+    """A fenced code block closed by a line of at least as many of its marks (indented less
+    than a tab stop); -1 when it is left open."""
     line = lines[at]
     marks = line[: len(line) - len(line.lstrip(line[0]))]
     if marks[0] == "`" and "`" in line[len(marks):]:
@@ -96,7 +95,7 @@ def _fence(lines: list[str], at: int, tokens: list[Token]) -> int:
         text = lines[end].lstrip(" \t")
         indent = lines[end][: len(lines[end]) - len(text)]
         if "\t" in indent:
-            return -1
+            continue  # at column 4 or more: code, never the closing line
         if len(indent) < 4 and text.startswith(marks) and not text.lstrip(marks[0]).strip(" \t"):
             content = "".join(f"{body}\n" for body in lines[at + 1 : end])
             tokens.append(Token("fence", "code", 0, map=[at, end + 1], content=content,

@@ -38,11 +38,11 @@ def plain_children(content: str, links_defined: bool = False) -> list[Token] | N
     special = SPECIAL_IN_FIELDS if walk.fields else SPECIAL
     pos = walk.line_field(0)
     while (found := special.search(content, pos)) is not None:
-        walk.pending += content[pos : found.start()]
+        walk.pending.append(content[pos : found.start()])
         pos = walk.step(found.start(), found.group())
         if pos < 0:
             return None
-    walk.pending += content[pos:]
+    walk.pending.append(content[pos:])
     walk.flush()
     return walk.tokens
 
@@ -55,16 +55,18 @@ class _Walk:
         self.links_defined = links_defined
         self.fields = "::" in src
         self.tokens: list[Token] = []
-        self.pending = ""
+        self.pending: list[str] = []  # text since the last token, joined when one is made
         self.line = 0
         self.line_start = 0
         self._marks: Marks | None = None
+        self._last_runs: dict[int, int] | None = None
 
     def flush(self) -> None:
         """Text gathered since the last token becomes a text token."""
-        if self.pending:
-            self.tokens.append(Token("text", "", 0, content=self.pending))
-            self.pending = ""
+        text = "".join(self.pending)
+        if text:
+            self.tokens.append(Token("text", "", 0, content=text))
+        self.pending = []
 
     def push(self, kind: str, start: int, stop: int, **meta: object) -> int:
         """A token of ``kind`` for ``src[start:stop]``; returns ``stop``."""
@@ -96,15 +98,16 @@ class _Walk:
 
     def newline(self, pos: int) -> int:
         """A soft break, or a hard one after two spaces; the next line's indent is skipped."""
-        pending = self.pending
+        pending = "".join(self.pending)
         kind = "softbreak"
         if pending.endswith("  "):
             kept = len(pending) - 1
             while kept >= 1 and pending[kept - 1] == " ":
                 kept -= 1
-            self.pending, kind = pending[:kept], "hardbreak"
+            pending, kind = pending[:kept], "hardbreak"
         elif pending.endswith(" "):
-            self.pending = pending[:-1]
+            pending = pending[:-1]
+        self.pending = [pending]
         self.flush()
         self.tokens.append(Token(kind, "br", 0))
         self.line += 1
@@ -136,7 +139,7 @@ class _Walk:
 
     def text(self, pos: int) -> int:
         """The character at ``pos`` is plain text."""
-        self.pending += self.src[pos]
+        self.pending.append(self.src[pos])
         return pos + 1
 
     def line_field(self, pos: int) -> int:
@@ -185,7 +188,9 @@ class _Walk:
         while end < len(src) and src[end] == "`":
             end += 1
         marker = src[pos:end]
-        close = end
+        if self._last_runs is None:
+            self._last_runs = _last_runs(src)
+        close = end if self._last_runs.get(len(marker), -1) >= end else len(src)
         while (close := src.find("`", close)) >= 0:
             close_end = close
             while close_end < len(src) and src[close_end] == "`":
@@ -200,7 +205,7 @@ class _Walk:
                 self.line_start = max(self.line_start, src.rfind("\n", end, close) + 1)
                 return close_end
             close = close_end
-        self.pending += marker
+        self.pending.append(marker)
         return end
 
     def wikilink(self, pos: int, embed: bool) -> int:
@@ -220,3 +225,12 @@ class _Walk:
         if self.fields and LINKS_ONLY.fullmatch(src, self.line_start, end):
             return self.line_field(end)
         return end
+
+
+def _last_runs(src: str) -> dict[int, int]:
+    """Where the last run of backticks of each length starts: an opener with none of its
+    length after it is text at once (a block of unmatched runs stays linear)."""
+    found: dict[int, int] = {}
+    for run in re.finditer("`+", src):
+        found[len(run.group())] = run.start()
+    return found
