@@ -35,7 +35,8 @@ PIECES = ["text", "[[A]]", "[[A#h|b c]]", "![[img.png|300]]", "![[Note#^b1]]", "
           "[a]", "[a][b]", "![alt](i.png)", "![alt]", "[^1]", "`code`", "``a`b``", "`", "```",
           "key:: value", "[k:: v]", "(k:: v)", "(k:: [[A]])", "**b**", "_i_", "~~s~~", "==h==",
           "<b>", "<!-- c -->", "%%c%%", "$x$", "\\[", "(", ")", "]", "[", "!", "::", "a  ",
-          "\t", "\u3000", "\x85", "[[", "]]", "[[a]b]]", "[[<% x %>]]", "[[]]", "[[a\n]]", "é"]
+          "\t", "\u3000", "\x85", "[[", "]]", "[[a]b]]", "[[<% x %>]]", "[[]]", "[[a\n]]", "é",
+          "\\", "\\#x", "\\\n", "a\\", "\\é", "\\]", "[a\\]", "`a\\`", "[[a\\|b]]"]
 STARTS = ["", "", "", "# ", "## ", "####### ", "#", "- ", "* ", "+ ", "1. ", "2) ", "10. ",
           "> ", ">", "> - ", "  ", "    ", "\t", "- [ ] ", "-", "---", "***", "- - -", "===",
           "```", "```py", "\t```", "~~~", "$$", "%%", "<!--", "| a | b |", "|---|---|", ":--",
@@ -159,7 +160,8 @@ def test_the_plain_path_reads_these_as_markdown_it_does(body: str) -> None:
 def test_a_link_text_or_math_in_a_block_hands_the_block_on() -> None:
     assert plain_children("see [the docs](https://x.org) and [[A]]") is None
     assert plain_children("$a$ and [[A]]") is None
-    assert plain_children("\\#no tag") is None
+    assert [(t.type, t.content) for t in plain_children("\\#no tag") or []] == \
+        [("text_special", "#"), ("text", "no tag")]
     assert plain_children("[ref] [[A]]", links_defined=True) is None
     assert [t.type for t in plain_children("- [ ] call [[Ana]] `[[code]]` #x") or []] == \
         ["text", "wikilink", "text", "code_inline", "text", "tag"]

@@ -1,9 +1,9 @@
 """The inline tokens of a block holding only text, wikilinks, embeds, tags, block ids, fields,
-code spans and brackets that link nothing, made without markdown-it's rule loop and equal to
-those it makes (``tests/test_plain_parse.py``).
+code spans, escapes and brackets that link nothing, made without markdown-it's rule loop and
+equal to those it makes (``tests/test_plain_parse.py``).
 
 :func:`plain_children` gives ``None`` for a block that needs more (a Markdown link, math, a
-comment, an escape): markdown-it parses that one, with this package's rules.
+comment): markdown-it parses that one, with this package's rules.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from .fields import FIELD_BRACKET, FIELD_LINE, LINKS_ONLY, sanitize_key
 from .inline import BLOCK_ID, TEMPLATE_MARKS, tag_char
 from .marks import Marks
 
-# What only the full inline parse reads right: escapes, math, comments.
-NEEDS_PARSER = ("\\", "$", "%%", "<!--")
-SPECIAL = re.compile(r"!?\[|[\n#^`]")
-SPECIAL_IN_FIELDS = re.compile(r"!?\[|[\n#^`(]")
+# What only the full inline parse reads right: math, comments.
+NEEDS_PARSER = ("$", "%%", "<!--")
+SPECIAL = re.compile(r"!?\[|[\n#^`\\]")
+SPECIAL_IN_FIELDS = re.compile(r"!?\[|[\n#^`\\(]")
+# What a backslash makes plain text of (any other character keeps the backslash).
+ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 def plain_children(content: str, links_defined: bool = False) -> list[Token] | None:
@@ -85,6 +87,8 @@ class _Walk:
             return self.block_id(pos)
         if mark == "`":
             return self.code(pos)
+        if mark == "\\":
+            return self.escape(pos)
         if mark == "![":
             return self.wikilink(pos, True) if self.src.startswith("![[", pos) else \
                 self.bracket(pos + 1, pos)
@@ -175,11 +179,30 @@ class _Walk:
         one that may open a Markdown link gives up."""
         src = self.src
         close = src.find("]", at + 1)
+        inside = src[at + 1 : close]
         if self.links_defined or (close >= 0 and (src.startswith("(", close + 1) or
-                                                  "[" in src[at + 1 : close] or
-                                                  "`" in src[at + 1 : close])):
+                                                  any(c in inside for c in "[`\\"))):
             return -1
         return self.text(pos)
+
+    def escape(self, pos: int) -> int:
+        """A backslash: a hard break before a line end, else the next character as written."""
+        src = self.src
+        if pos + 1 >= len(src):
+            return self.text(pos)
+        if src[pos + 1] == "\n":
+            self.flush()
+            self.tokens.append(Token("hardbreak", "br", 0))
+            self.line += 1
+            self.line_start = pos = pos + 2
+            while pos < len(src) and src[pos] in " \t":
+                pos += 1
+            return self.line_field(pos)
+        char = src[pos + 1]
+        self.flush()
+        self.tokens.append(Token("text_special", "", 0, content=char if char in ESCAPABLE else
+                                 src[pos : pos + 2], markup=src[pos : pos + 2], info="escape"))
+        return pos + 2
 
     def code(self, pos: int) -> int:
         """A code span, or its opening backticks as text when no run as long closes it."""

@@ -131,9 +131,9 @@ def _inline_by_rules(state: StateCore) -> None:
 def fill_inline(tokens: list[Token], md: MarkdownIt, env: EnvType, plain: bool = True
                 ) -> list[Token]:
     """Give each inline token of ``tokens`` its children (returned), skipping blocks without
-    any syntax vaultmem collects; a block of only text, wikilinks, tags, block ids, fields and
-    code spans is read by :func:`.plain_inline.plain_children`, any other by ``md``'s inline
-    rules (every block when ``plain`` is false).
+    any syntax vaultmem collects; a block of only text, wikilinks, tags, block ids, fields,
+    code spans and escapes is read by :func:`.plain_inline.plain_children`, any other by
+    ``md``'s inline rules (every block when ``plain`` is false).
 
     A ``%%`` comment opened in one block and closed in a later one hides everything between:
     blocks inside it are not parsed, and the closing block is parsed after its ``%%``.
