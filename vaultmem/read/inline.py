@@ -128,6 +128,13 @@ def tag_char(ch: str) -> bool:
     return ord(ch) > 127 and unicodedata.category(ch)[0] not in "PZC"
 
 
+def tag_name(name: str) -> bool:
+    """True when the characters after a ``#`` make a tag: not none, not only digits (``#1984``)
+    and not only ``/-_``."""
+    return bool(name) and not name.replace("/", "").isdigit() and \
+        not all(c in "/-_" for c in name)
+
+
 def obsidian_tag(state: StateInline, silent: bool) -> bool:
     """``#tag`` and ``#nested/tag`` after whitespace or at the start; not ``#1984``."""
     pos, src = state.pos, state.src
@@ -137,7 +144,7 @@ def obsidian_tag(state: StateInline, silent: bool) -> bool:
     while end < state.posMax and tag_char(src[end]):
         end += 1
     name = src[pos + 1 : end]
-    if not name or name.replace("/", "").isdigit() or all(c in "/-_" for c in name):
+    if not tag_name(name):
         return False
     state.pos = end
     if not silent:

@@ -13,7 +13,7 @@ import re
 from markdown_it.token import Token
 
 from .fields import FIELD_BRACKET, FIELD_LINE, LINKS_ONLY, sanitize_key
-from .inline import BLOCK_ID, TEMPLATE_MARKS, tag_char
+from .inline import BLOCK_ID, TEMPLATE_MARKS, tag_char, tag_name
 from .marks import Marks
 
 # What only the full inline parse reads right: math, comments.
@@ -129,7 +129,7 @@ class _Walk:
         while end < len(src) and tag_char(src[end]):
             end += 1
         name = src[pos + 1 : end]
-        if not name or name.replace("/", "").isdigit() or all(c in "/-_" for c in name):
+        if not tag_name(name):
             return self.text(pos)
         return self.push("tag", pos, end, name=name)
 
