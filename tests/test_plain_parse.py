@@ -120,6 +120,23 @@ def test_random_outlines_read_as_markdown_it_reads_them() -> None:
     assert taken >= 300  # about one in eight is a nested list the plain path reads
 
 
+def _random_quote(rng: random.Random) -> str:
+    """A random document or outline with a run of its lines quoted (``>``, ``> >``, callouts)."""
+    lines = (_random_outline if rng.random() < 0.5 else _random_document)(rng).split("\n")
+    start = rng.randrange(len(lines))
+    end = rng.randrange(start, len(lines) + 1)
+    prefix = rng.choice(["> ", ">", "> > ", ">> ", "> [!note] x\n> "])
+    for at in range(start, end):
+        lines[at] = rng.choice([prefix, prefix, ">", "> "]) + lines[at]
+    return "\n".join(lines)
+
+
+def test_random_quotes_read_as_markdown_it_reads_them() -> None:
+    rng = random.Random(4)
+    taken = sum(_same_as_markdown_it(_random_quote(rng)) for _ in range(3000))
+    assert taken >= 250
+
+
 def test_random_inline_text_reads_as_markdown_it_reads_it() -> None:
     rng = random.Random(9)
     read = 0
@@ -138,9 +155,10 @@ def test_random_inline_text_reads_as_markdown_it_reads_it() -> None:
 @pytest.mark.parametrize("body", [
     "- a\n  more of a", "- a\n\n  - after a blank", "- a\n \t- mixed indent", "- a\nlazy line",
     "a | b\n--- | ---", "    code",
-    "> a\nlazy", "> - a list in a quote", ">> nested", "```\nnever closed", "# C#",
+    "> a\nlazy", "> -\ta tab after the quote", "> a\n> >\n\nb", "```\nnever closed", "# C#",
     "[ref]: /url\n\n[ref]", "text\n2. not a list",
     "".join("  " * depth + "- x\n" for depth in range(30)),
+    "> " * 30 + "deep",
 ])
 def test_what_only_markdown_it_reads_is_handed_to_it(body: str) -> None:
     assert plain_tokens(body) is None
@@ -151,7 +169,7 @@ def test_what_only_markdown_it_reads_is_handed_to_it(body: str) -> None:
     "%%\nhidden [[A]]\n%%\nafter", "$$\nx\n$$ ^eq1", "<!-- a\nb -->", "```py\n[[A]]\n```",
     "> [!note] Title\n> text [[A]]\n>\n> more", "Title\n===\n\nx", "a\n\n---\n\n***",
     "- a\n- b\n\n1. c\n2) d", "# H\ntext\n- [ ] task ^t1", "- a\n  - nested\n    1. deeper\n- b",
-    "- a\n\t- nested by a tab\n\n- b",
+    "- a\n\t- nested by a tab\n\n- b", "> [!note] T\n> - a\n>   - b\n>\n> > deeper [[A]]",
 ])
 def test_the_plain_path_reads_these_as_markdown_it_does(body: str) -> None:
     assert _same_as_markdown_it(body) is True

@@ -1,17 +1,18 @@
 """A note body's tokens, made without markdown-it when the body is only paragraphs, headings,
-quotes of paragraphs, fences, rules and lists of one-line items, and equal to those markdown-it
+quotes and callouts, fences, rules and lists of one-line items, and equal to those markdown-it
 makes (``tests/test_plain_parse.py`` compares them on every note of the shared vaults, of a
 generated vault and of random documents).
 
 Comment and display math blocks (``%%``, ``$$``, ``<!--``) are read as :mod:`.syntax` reads
 them. Any line that could be something else (indented text, a table, a lazy continuation, a
-list in a quote, a link reference) hands the whole body to markdown-it with this package's
-rules, the reference.
+tab after a quote's ``>``, a link reference) hands the whole body to markdown-it with this
+package's rules, the reference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from markdown_it.common.utils import mdTrim
 from markdown_it.rules_core.normalize import NEWLINES_RE, NULL_RE
@@ -33,6 +34,7 @@ from .plain_lists import read_list
 from .syntax import HIDDEN, closing_block_id, fill_inline, make_parser
 
 PARSER = make_parser()
+MAX_QUOTES = 20  # quotes in quotes: deeper ones go to markdown-it
 
 
 def body_tokens(body: str) -> list[Token]:
@@ -43,8 +45,8 @@ def body_tokens(body: str) -> list[Token]:
 
 def plain_tokens(body: str) -> list[Token] | None:
     """markdown-it's tokens of ``body`` with vaultmem's rules, or ``None`` when the body holds
-    any block but paragraphs, headings, quotes of paragraphs, closed fences, comment and math
-    blocks, rules and lists of one-line items (nested or not).
+    any block but paragraphs, headings, quotes and callouts of these, closed fences, comment and
+    math blocks, rules and lists of one-line items (nested or not).
 
     >>> [t.type for t in plain_tokens("# A\\n\\nSee [[B]].")]
     ['heading_open', 'inline', 'heading_close', 'paragraph_open', 'inline', 'paragraph_close']
@@ -56,17 +58,22 @@ def plain_tokens(body: str) -> list[Token] | None:
     lines = body.split("\n")
     if not lines[-1].strip(" \t"):
         lines.pop()  # markdown-it has no last line of only spaces without a newline
+    tokens = _blocks(lines)
+    return None if tokens is None else fill_inline(tokens, PARSER, {})
+
+
+def _blocks(lines: list[str]) -> list[Token] | None:
+    """The block tokens of ``lines`` (their inline tokens without children), None to give up."""
     tokens: list[Token] = []
     at = 0
     while at < len(lines):
-        line = lines[at]
-        if not line.strip(" \t"):
+        if not lines[at].strip(" \t"):
             at += 1
             continue
-        at = _reader(line)(lines, at, tokens)
+        at = _reader(lines[at])(lines, at, tokens)
         if at < 0:
             return None
-    return fill_inline(tokens, PARSER, {})
+    return tokens
 
 
 def _reader(line: str) -> Callable[[list[str], int, list[Token]], int]:
@@ -173,27 +180,26 @@ def _setext(lines: list[str], at: int, end: int, tokens: list[Token]) -> int:
 
 
 def _quote(lines: list[str], at: int, tokens: list[Token]) -> int:
-    """A quote (or callout) of paragraphs, each ``>`` line holding text or nothing."""
+    """A quote (or callout) of ``>`` lines, what follows each ``>`` read as the blocks of a
+    note of its own (quotes in it too)."""
     end = at
     while end < len(lines) and lines[end].startswith(">"):
         end += 1
     if end < len(lines) and lines[end].strip(" \t") and not breaks_item(lines[end]):
         return -1  # a lazy continuation line
+    if any(line[: len(line) - len(line.lstrip("> "))].count(">") > MAX_QUOTES
+           for line in lines[at:end]):
+        return -1
     inner = [line[2:] if line.startswith("> ") else line[1:] for line in lines[at:end]]
-    found: list[Token] = []
-    start = 0
-    while start < len(inner):
-        if not inner[start].strip(" \t"):
-            start += 1
-            continue
-        stop = start
-        while stop < len(inner) and inner[stop].strip(" \t"):
-            if not plain(inner[stop]) or HEADING.match(inner[stop]):
-                return -1
-            stop += 1
-        content = mdTrim("\n".join(inner[start:stop]))
-        found += paragraph_tokens(content, at + start, at + stop, 1, False)
-        start = stop
+    if any("\t" in line[: len(line) - len(line.lstrip(" \t"))] for line in inner):
+        return -1  # a tab after ">" reaches a tab stop counted from the line's start
+    found = _blocks(inner)
+    if found is None or any(a.type == "blockquote_open" and b.type == "blockquote_close"
+                            for a, b in pairwise(found)):
+        return -1  # an empty quote inside a quote: markdown-it's line count runs past this one
+    for token in found:  # read as a note of its own: one level deeper, lines from ``at``
+        token.level += 1
+        token.map = token.map and [token.map[0] + at, token.map[1] + at]
     while not found and end < len(lines) and not lines[end].strip(" \t"):
         end += 1  # markdown-it's empty quote runs on over the blank lines after it
     tokens += [Token("blockquote_open", "blockquote", 1, map=[at, end], markup=">", block=True),
