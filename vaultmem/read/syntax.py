@@ -19,6 +19,7 @@ from markdown_it.utils import EnvType
 
 from .inline import BLOCK_ID, obsidian_inline, text, with_offset
 from .plain_inline import plain_children
+from .plain_lines import hidden_opener
 
 # An inline block without any of these holds nothing vaultmem collects; it is not tokenized.
 TRIGGERS = ("[", "#", "^", "::")
@@ -73,11 +74,9 @@ def hidden_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     opener, closer, kind = spec
     first = _line(state, start)
-    if not first.startswith(opener):
-        return False
+    if not hidden_opener(first):
+        return False  # not the opener, or `%% a %% text`: an inline comment in a paragraph
     rest = first[len(opener) :]
-    if opener == "%%" and closer in rest and not rest.rstrip().endswith(closer):
-        return False  # `%% a %% text`: an inline comment in a paragraph
     last = start
     if closer not in rest:
         last += 1
